@@ -1,0 +1,57 @@
+import { AuthenticateApiKey } from '@herald/domain';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
+import type { Resolver } from './platform/app-env';
+import { apiKeyAuth } from './platform/auth';
+import { errorBody, handleError } from './platform/errors';
+import { requestLogging } from './platform/logger';
+import { createRouter } from './platform/router';
+import { docsRouter } from './routes/docs/docs.index';
+import { healthRouter, type HealthProbe } from './routes/health/health.index';
+import { subscribersRouter } from './routes/subscribers/subscribers.index';
+
+export const MAX_BODY_BYTES = 512 * 1024;
+
+export interface AppDependencies {
+  resolver: Resolver;
+  logger: Logger;
+  serviceName: string;
+  probe: HealthProbe;
+}
+
+/** The HTTP surface: where every request enters. Routes under /v1 and /v2 need an API key. */
+export function buildApp({ resolver, logger, serviceName, probe }: AppDependencies) {
+  const app = createRouter();
+  app.use('*', requestLogging(logger));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json(errorBody(c, 413, `Request body exceeds the ${MAX_BODY_BYTES / 1024} KB limit`), 413),
+    }),
+  );
+  app.route('/', healthRouter(probe));
+  app.route('/', docsRouter(serviceName));
+
+  const authenticate = resolver.get(AuthenticateApiKey);
+  app.use('/v1/*', apiKeyAuth(authenticate));
+  app.use('/v2/*', apiKeyAuth(authenticate));
+  app.route('/', subscribersRouter(resolver));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'ApiKey <secret key>',
+  });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: `${serviceName} API`, version: '1.0.0', description: 'Notification infrastructure: workflows, subscribers, topics, delivery and activity.' },
+    security: [{ ApiKey: [] }],
+  });
+  app.notFound((c) => c.json(errorBody(c, 404, `Cannot ${c.req.method} ${c.req.path}`), 404));
+  app.onError(handleError);
+  return app;
+}
+
+export type App = ReturnType<typeof buildApp>;

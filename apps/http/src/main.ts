@@ -1,0 +1,15 @@
+import { loadConfig } from './config';
+import { startHerald } from './server';
+
+// `pnpm start`: the whole service in one process.
+const herald = await startHerald(loadConfig());
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, async () => {
+    herald.logger.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 30_000).unref();
+    await herald.stop();
+    clearTimeout(timer);
+    process.exit(0);
+  });
+}

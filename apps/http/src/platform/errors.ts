@@ -1,0 +1,92 @@
+import type { ErrorCode, FieldErrors } from '@herald/domain';
+import { DomainError } from '@herald/domain';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './app-env';
+
+/** The one table from domain error codes to HTTP statuses. */
+const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  VALIDATION_FAILED: 422,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  SUBSCRIBER_NOT_FOUND: 404,
+  SUBSCRIBER_ALREADY_EXISTS: 409,
+  WORKFLOW_NOT_FOUND: 404,
+  WORKFLOW_ALREADY_EXISTS: 409,
+  TOPIC_NOT_FOUND: 404,
+  SUBSCRIPTION_NOT_FOUND: 404,
+  INTEGRATION_NOT_FOUND: 404,
+  INTEGRATION_ALREADY_EXISTS: 409,
+  CHANNEL_CONNECTION_NOT_FOUND: 404,
+  CHANNEL_ENDPOINT_NOT_FOUND: 404,
+  NOTIFICATION_NOT_FOUND: 404,
+  ENVIRONMENT_NOT_FOUND: 404,
+  CONFLICT: 409,
+  LIMIT_EXCEEDED: 422,
+  IDEMPOTENCY_KEY_IN_PROGRESS: 409,
+  IDEMPOTENCY_KEY_BODY_MISMATCH: 422,
+  IDEMPOTENCY_KEY_TOO_LONG: 400,
+};
+
+const REASON: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export interface ErrorBody {
+  statusCode: number;
+  message: string;
+  error: string;
+  timestamp: string;
+  path: string;
+  errors?: FieldErrors;
+  code?: string;
+  requestId?: string;
+}
+
+export function errorBody(c: Context, statusCode: number, message: string, extra: Partial<ErrorBody> = {}): ErrorBody {
+  return {
+    statusCode,
+    message,
+    error: REASON[statusCode] ?? 'Error',
+    timestamp: new Date().toISOString(),
+    path: c.req.path,
+    ...extra,
+  };
+}
+
+export function statusOf(code: ErrorCode): ContentfulStatusCode {
+  return STATUS[code];
+}
+
+/** app.onError: every failure leaves in the one error shape; internals never do. */
+export function handleError(error: Error, c: Context<AppEnv>): Response {
+  if (error instanceof DomainError) {
+    const status = STATUS[error.code];
+    return c.json(errorBody(c, status, error.message, { code: error.code, errors: error.fields }), status);
+  }
+  if (error instanceof HTTPException) {
+    const status = error.status as ContentfulStatusCode;
+    const message = status === 400 && /JSON/i.test(error.message) ? 'Malformed JSON in request body' : error.message || REASON[status];
+    const res = c.json(errorBody(c, status, message), status);
+    error.res?.headers.forEach((value, key) => {
+      if (key.toLowerCase() !== 'content-type' && key.toLowerCase() !== 'content-length') res.headers.set(key, value);
+    });
+    return res;
+  }
+  const requestId = c.get('requestId');
+  c.get('logger')?.error({ err: error, requestId }, 'unhandled error');
+  return c.json(errorBody(c, 500, `Internal server error (request id ${requestId})`, { requestId }), 500);
+}

@@ -1,0 +1,172 @@
+import type {
+  ChannelSettings,
+  CursorPage,
+  CursorQuery,
+  Subscriber,
+  SubscriberAttributes,
+  SubscriberInput,
+  SubscriberOrderBy,
+  SubscriberRepository,
+  SubscriberSearch,
+  UpsertManyResult,
+} from '@herald/domain';
+import type { Pool } from 'pg';
+import type { PrismaClient } from '../generated/prisma/client';
+import type { Prisma } from '../generated/prisma/client';
+import { paginate } from './cursor-pagination';
+import { isUniqueViolation, jsonOrNull } from './prisma-errors';
+
+type Row = Prisma.SubscriberGetPayload<object>;
+
+const ATTRIBUTES = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'] as const;
+const COLUMNS: Record<(typeof ATTRIBUTES)[number], string> = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  email: 'email',
+  phone: 'phone',
+  avatar: 'avatar',
+  locale: 'locale',
+  timezone: 'timezone',
+};
+
+// Creates or updates a whole batch in one statement. A key missing from an item leaves the column as
+// it is; a key present with null clears it. The UPDATE sees only rows that existed before the statement.
+const UPSERT_MANY = `
+WITH input AS (
+  SELECT DISTINCT ON (e->>'subscriberId') e, e->>'subscriberId' AS sid
+  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n)
+  ORDER BY e->>'subscriberId', n DESC
+), updated AS (
+  UPDATE subscribers s SET
+    ${ATTRIBUTES.map((a) => `${COLUMNS[a]} = CASE WHEN i.e ? '${a}' THEN i.e->>'${a}' ELSE s.${COLUMNS[a]} END`).join(',\n    ')},
+    data = CASE WHEN i.e ? 'data' THEN NULLIF(i.e->'data', 'null'::jsonb) ELSE s.data END,
+    version = s.version + 1,
+    updated_at = now()
+  FROM input i
+  WHERE s.environment_id = $1 AND s.subscriber_id = i.sid
+  RETURNING s.subscriber_id
+), inserted AS (
+  INSERT INTO subscribers (id, environment_id, subscriber_id, ${ATTRIBUTES.map((a) => COLUMNS[a]).join(', ')}, data, updated_at)
+  SELECT gen_random_uuid(), $1, i.sid, ${ATTRIBUTES.map((a) => `i.e->>'${a}'`).join(', ')}, NULLIF(i.e->'data', 'null'::jsonb), now()
+  FROM input i
+  WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = $1 AND s.subscriber_id = i.sid)
+  ON CONFLICT (environment_id, subscriber_id) DO NOTHING
+  RETURNING subscriber_id
+)
+SELECT 'updated' AS outcome, subscriber_id FROM updated
+UNION ALL
+SELECT 'created' AS outcome, subscriber_id FROM inserted`;
+
+export class PrismaSubscriberRepository implements SubscriberRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly pool: Pool,
+  ) {}
+
+  async findById(environmentId: string, subscriberId: string): Promise<Subscriber | null> {
+    const row = await this.prisma.subscriber.findUnique({ where: { environmentId_subscriberId: { environmentId, subscriberId } } });
+    return row && toSubscriber(row);
+  }
+
+  async insert(environmentId: string, input: SubscriberInput): Promise<Subscriber | null> {
+    try {
+      const row = await this.prisma.subscriber.create({
+        data: { environmentId, subscriberId: input.subscriberId, ...attributes(input), data: jsonOrNull(input.data) },
+      });
+      return toSubscriber(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
+  async update(
+    environmentId: string,
+    subscriberId: string,
+    changes: SubscriberAttributes & { channels?: ChannelSettings[] },
+  ): Promise<Subscriber | null> {
+    const data: Prisma.SubscriberUpdateInput = { ...attributes(changes), version: { increment: 1 } };
+    if (changes.data !== undefined) data.data = jsonOrNull(changes.data);
+    if (changes.channels !== undefined) data.channels = changes.channels as unknown as Prisma.InputJsonValue;
+    return this.updateWhere(environmentId, subscriberId, data);
+  }
+
+  async upsertMany(environmentId: string, inputs: SubscriberInput[]): Promise<UpsertManyResult> {
+    const result: UpsertManyResult = { created: [], updated: [] };
+    let pending = inputs;
+    // A row inserted concurrently by another request is neither updated nor inserted by this
+    // statement (ON CONFLICT DO NOTHING); running those items again updates them.
+    for (let attempt = 0; attempt < 3 && pending.length; attempt++) {
+      const { rows } = await this.pool.query<{ outcome: 'created' | 'updated'; subscriber_id: string }>(UPSERT_MANY, [
+        environmentId,
+        JSON.stringify(pending),
+      ]);
+      const done = new Set<string>();
+      for (const row of rows) {
+        result[row.outcome].push(row.subscriber_id);
+        done.add(row.subscriber_id);
+      }
+      pending = pending.filter((input) => !done.has(input.subscriberId));
+    }
+    if (pending.length) throw new Error(`upsertMany: ${pending.length} subscribers kept conflicting`);
+    return result;
+  }
+
+  setOnline(environmentId: string, subscriberId: string, isOnline: boolean, at: Date): Promise<Subscriber | null> {
+    return this.updateWhere(environmentId, subscriberId, { isOnline, lastOnlineAt: at, version: { increment: 1 } });
+  }
+
+  async delete(environmentId: string, subscriberId: string): Promise<boolean> {
+    // Subscriptions, preferences and endpoints go with it (ON DELETE CASCADE), in the same statement.
+    const { count } = await this.prisma.subscriber.deleteMany({ where: { environmentId, subscriberId } });
+    return count > 0;
+  }
+
+  search(environmentId: string, filter: SubscriberSearch, page: CursorQuery<SubscriberOrderBy>): Promise<CursorPage<Subscriber>> {
+    const where: Prisma.SubscriberWhereInput = { environmentId };
+    if (filter.email) where.email = { startsWith: filter.email };
+    if (filter.phone) where.phone = { startsWith: filter.phone };
+    if (filter.subscriberId) where.subscriberId = { startsWith: filter.subscriberId };
+    if (filter.name) {
+      const [first, ...rest] = filter.name.trim().split(/\s+/);
+      where.OR = [{ firstName: { contains: filter.name } }, { lastName: { contains: filter.name } }];
+      if (rest.length) where.OR.push({ firstName: first, lastName: { startsWith: rest.join(' ') } });
+    }
+    const kind = page.orderBy === 'subscriberId' ? 'string' : 'date';
+    return paginate(this.prisma.subscriber, where, page, { name: page.orderBy, kind }, toSubscriber);
+  }
+
+  private async updateWhere(environmentId: string, subscriberId: string, data: Prisma.SubscriberUpdateInput) {
+    const { count } = await this.prisma.subscriber.updateMany({ where: { environmentId, subscriberId }, data: data as Prisma.SubscriberUpdateManyMutationInput });
+    return count ? this.findById(environmentId, subscriberId) : null;
+  }
+}
+
+function attributes(input: SubscriberAttributes): Partial<Record<(typeof ATTRIBUTES)[number], string | null>> {
+  const out: Partial<Record<(typeof ATTRIBUTES)[number], string | null>> = {};
+  for (const key of ATTRIBUTES) if (input[key] !== undefined) out[key] = input[key];
+  return out;
+}
+
+export function toSubscriber(row: Row): Subscriber {
+  return {
+    id: row.id,
+    environmentId: row.environmentId,
+    subscriberId: row.subscriberId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    phone: row.phone,
+    avatar: row.avatar,
+    locale: row.locale,
+    timezone: row.timezone,
+    data: (row.data as Record<string, unknown> | null) ?? null,
+    channels: (row.channels as unknown as ChannelSettings[]) ?? [],
+    isOnline: row.isOnline,
+    lastOnlineAt: row.lastOnlineAt,
+    version: row.version,
+    deleted: row.deleted,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

@@ -1,0 +1,106 @@
+import type { FieldErrors } from '../errors';
+
+export interface ChannelCredentials {
+  webhookUrl?: string;
+  channel?: string;
+  deviceTokens?: string[];
+  alertUid?: string;
+  title?: string;
+  imageUrl?: string;
+  state?: string;
+  externalUrl?: string;
+}
+
+export interface ChannelSettings {
+  providerId: string;
+  integrationIdentifier?: string;
+  credentials: ChannelCredentials;
+  _integrationId: string;
+}
+
+export interface Subscriber {
+  id: string;
+  environmentId: string;
+  subscriberId: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  avatar: string | null;
+  locale: string | null;
+  timezone: string | null;
+  data: Record<string, unknown> | null;
+  channels: ChannelSettings[];
+  isOnline: boolean | null;
+  lastOnlineAt: Date | null;
+  version: number;
+  deleted: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The writable attributes; `undefined` leaves a field as it is, `null` clears it. */
+export interface SubscriberAttributes {
+  firstName?: string | null;
+  lastName?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  avatar?: string | null;
+  locale?: string | null;
+  timezone?: string | null;
+  data?: Record<string, unknown> | null;
+}
+
+export interface SubscriberInput extends SubscriberAttributes {
+  subscriberId: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+function isTimezone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isLocale(value: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(value).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+function isUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const rules: Array<[keyof SubscriberAttributes, (v: string) => boolean, string]> = [
+  ['email', (v) => EMAIL.test(v), 'must be a valid email address'],
+  ['phone', (v) => E164.test(v), 'must be a phone number in E.164 format, e.g. +14155550123'],
+  ['locale', isLocale, 'must be a BCP 47 locale, e.g. en-US'],
+  ['timezone', isTimezone, 'must be an IANA time zone, e.g. Europe/Berlin'],
+  ['avatar', isUrl, 'must be an http(s) URL'],
+];
+
+/** Semantic checks of subscriber attributes; an empty result means valid. */
+export function validateSubscriberAttributes(input: SubscriberAttributes & { subscriberId?: string }): FieldErrors {
+  const errors: FieldErrors = {};
+  if (input.subscriberId !== undefined && input.subscriberId.trim() === '') {
+    errors.subscriberId = { messages: ['must not be empty'], value: input.subscriberId };
+  }
+  for (const [field, valid, message] of rules) {
+    const value = input[field];
+    if (typeof value === 'string' && !valid(value)) errors[field] = { messages: [message], value };
+  }
+  return errors;
+}

@@ -1,0 +1,12 @@
+/** `{tenant: "acme", app: "web"}` -> ["app:web", "tenant:acme"]: sorted, so equality is order-insensitive. */
+export function toContextKeys(context: Record<string, string | { id: string }> | undefined | null): string[] {
+  if (!context) return [];
+  return Object.entries(context)
+    .map(([type, value]) => `${type}:${typeof value === 'string' ? value : value.id}`)
+    .sort();
+}
+
+/** Normalises a contextKeys filter given in any order. */
+export function normaliseContextKeys(keys: readonly string[] | undefined): string[] | undefined {
+  return keys ? [...new Set(keys)].sort() : undefined;
+}

@@ -1,0 +1,39 @@
+import type { ApiKeyRecord, Environment } from '../../entities/tenancy';
+import { DomainError } from '../../errors';
+import type { TenancyRepository } from '../../ports/tenancy-repository';
+import { generateApiKey, hashApiKey, keyHint } from './api-keys';
+
+/** The operator's key management (the `herald keys` command). */
+export class ManageApiKeys {
+  constructor(private readonly tenancy: TenancyRepository) {}
+
+  listEnvironments(): Promise<Environment[]> {
+    return this.tenancy.listEnvironments();
+  }
+
+  async list(environmentSlugOrId: string): Promise<ApiKeyRecord[]> {
+    return this.tenancy.listApiKeys((await this.environment(environmentSlugOrId)).id);
+  }
+
+  /** Returns the new key in plain text: the only time it is ever visible. */
+  async create(environmentSlugOrId: string): Promise<{ record: ApiKeyRecord; key: string }> {
+    const environment = await this.environment(environmentSlugOrId);
+    const key = generateApiKey();
+    const record = await this.tenancy.addApiKey(environment.id, hashApiKey(key), keyHint(key));
+    return { record, key };
+  }
+
+  async revoke(apiKeyId: string): Promise<void> {
+    if (!(await this.tenancy.revokeApiKey(apiKeyId))) throw DomainError.notFound('NOT_FOUND', 'API key', apiKeyId);
+  }
+
+  private async environment(slugOrId: string): Promise<Environment> {
+    const all = await this.tenancy.listEnvironments();
+    const found = all.find((e) => e.slug === slugOrId.toLowerCase() || e.id === slugOrId);
+    if (!found) {
+      const known = all.map((e) => e.slug).join(', ');
+      throw new DomainError('ENVIRONMENT_NOT_FOUND', `Environment '${slugOrId}' was not found (known: ${known})`);
+    }
+    return found;
+  }
+}
