@@ -432,9 +432,11 @@ function createEngineAdapter(opts: {
       const pool = makePool(database);
       return connectTo(pool, () => endPool(pool));
     },
-    // Only used by engine commands that need a shadow database (the diff below does not). Unlike
-    // adapter-pg's own helper, it creates the database on our cluster and drops it after closing
-    // its pool.
+    // Only used by engine commands that need a shadow database; the diff below does not (it would
+    // with a `{ tag: 'migrations' }` source, which was checked to give the same result through this
+    // hook). Unlike adapter-pg 7.10's own helper (which ignores `database` when given a
+    // connectionString and drops the database before ending its pool), this creates the database
+    // on our cluster and drops it after closing its pool.
     async connectToShadowDb() {
       const name = `prisma_shadow_${randomUUID().replace(/-/g, '')}`;
       await withClient(pg, cluster.url(database), (c) => c.query(`CREATE DATABASE "${name}"`));

