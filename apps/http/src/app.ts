@@ -1,14 +1,26 @@
-import { AuthenticateApiKey } from '@herald/domain';
+import { AuthenticateApiKey, ClaimIdempotencyKey } from '@herald/domain';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type { Resolver } from './platform/app-env';
 import { apiKeyAuth } from './platform/auth';
 import { errorBody, handleError } from './platform/errors';
+import { idempotency } from './platform/idempotency';
 import { requestLogging } from './platform/logger';
 import { createRouter } from './platform/router';
 import { docsRouter } from './routes/docs/docs.index';
 import { healthRouter, type HealthProbe } from './routes/health/health.index';
 import { subscribersRouter } from './routes/subscribers/subscribers.index';
+import { eventsRouter } from './routes/events/events.index';
+import { topicsRouter } from './routes/topics/topics.index';
+import { topicSubscriptionsRouter } from './routes/topics/topic-subscriptions.index';
+import { preferencesRouter } from './routes/preferences/preferences.index';
+import { integrationsRouter } from './routes/integrations/integrations.index';
+import { outboxRouter } from './routes/outbox/outbox.index';
+import { channelConnectionsRouter } from './routes/channel-connections/channel-connections.index';
+import { channelEndpointsRouter } from './routes/channel-endpoints/channel-endpoints.index';
+import { workflowsRouter } from './routes/workflows/workflows.index';
+import { notificationsRouter } from './routes/notifications/notifications.index';
+import { inboxRouter } from './routes/inbox/inbox.index';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
@@ -36,7 +48,22 @@ export function buildApp({ resolver, logger, serviceName, probe }: AppDependenci
   const authenticate = resolver.get(AuthenticateApiKey);
   app.use('/v1/*', apiKeyAuth(authenticate));
   app.use('/v2/*', apiKeyAuth(authenticate));
+  // After authentication: it needs the caller's organization and its idempotency setting.
+  const idempotent = idempotency(resolver.get(ClaimIdempotencyKey));
+  app.use('/v1/*', idempotent);
+  app.use('/v2/*', idempotent);
   app.route('/', subscribersRouter(resolver));
+  app.route('/', eventsRouter(resolver));
+  app.route('/', topicsRouter(resolver));
+  app.route('/', topicSubscriptionsRouter(resolver));
+  app.route('/', preferencesRouter(resolver));
+  app.route('/', integrationsRouter(resolver));
+  app.route('/', outboxRouter(resolver));
+  app.route('/', channelConnectionsRouter(resolver));
+  app.route('/', channelEndpointsRouter(resolver));
+  app.route('/', workflowsRouter(resolver, serviceName));
+  app.route('/', notificationsRouter(resolver));
+  app.route('/', inboxRouter(resolver));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
     type: 'apiKey',

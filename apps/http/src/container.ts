@@ -14,6 +14,104 @@ import {
   UpdateSubscriber,
 } from '@herald/domain';
 import { PrismaSubscriberRepository, PrismaTenancyRepository, type Database } from '@herald/adapters';
+import {
+  DeleteTopic,
+  GetSubscriberPreferences,
+  GetTopic,
+  GetTopicSubscription,
+  ListSubscriberSubscriptions,
+  ListTopicSubscriptions,
+  PreferenceRepository,
+  SearchTopics,
+  SubscribeToTopic,
+  TopicRepository,
+  UnsubscribeFromTopic,
+  UpdateSubscriberPreferences,
+  UpdateTopic,
+  UpdateTopicSubscription,
+  UpsertTopic,
+} from '@herald/domain';
+import { PrismaPreferenceRepository, PrismaTopicRepository } from '@herald/adapters';
+import { ClaimIdempotencyKey, IdempotencyStore, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
+import { PgBossScheduler, PrismaIdempotencyStore, type PgBoss } from '@herald/adapters';
+import type { Logger } from 'pino';
+import {
+  ChannelStepHandler,
+  HttpClient,
+  HttpRequestStepHandler,
+  ProviderRegistry,
+  CustomStepHandler,
+  DelayStepHandler,
+  DeliveryQueue,
+  EventRepository,
+  FanOutEvent,
+  InAppStepHandler,
+  JobRepository,
+  RecoverStalledWork,
+  RunNotifications,
+  StartDeliveryWorkers,
+  TriggerEvent,
+  UnsupportedStepHandler,
+} from '@herald/domain';
+import { GuardedHttpClient, PgBossDeliveryQueue, SqlEventRepository, SqlJobRepository, StaticProviderRegistry } from '@herald/adapters';
+import {
+  ChannelConnectionRepository,
+  ChannelEndpointRepository,
+  CreateChannelConnection,
+  CreateChannelEndpoint,
+  CreateIntegration,
+  CredentialCipher,
+  DeleteChannelConnection,
+  DeleteChannelEndpoint,
+  DeleteIntegration,
+  EnsureBuiltInIntegrations,
+  GetChannelConnection,
+  GetChannelEndpoint,
+  IntegrationRepository,
+  ListChannelConnections,
+  ListChannelEndpoints,
+  ListIntegrations,
+  ListOutbox,
+  OutboxRepository,
+  ProviderCatalogue,
+  SetPrimaryIntegration,
+  UpdateChannelConnection,
+  UpdateChannelEndpoint,
+  UpdateIntegration,
+  providerCatalogue,
+} from '@herald/domain';
+import {
+  AesGcmCredentialCipher,
+  PrismaChannelConnectionRepository,
+  PrismaChannelEndpointRepository,
+  PrismaIntegrationRepository,
+  PrismaOutboxRepository,
+  loadEncryptionKey,
+} from '@herald/adapters';
+import {
+  CreateWorkflow,
+  DeleteWorkflow,
+  GetWorkflow,
+  ListWorkflows,
+  PatchWorkflow,
+  PreviewStep,
+  UpdateWorkflow,
+  WorkflowRepository,
+} from '@herald/domain';
+import { PrismaWorkflowRepository } from '@herald/adapters';
+import {
+  ActivityRepository,
+  ChangeInboxNotification,
+  ChangeInboxNotifications,
+  CompleteInboxAction,
+  CountInboxNotifications,
+  DeleteInboxNotification,
+  GetActivityNotification,
+  InboxRepository,
+  ListActivity,
+  ListInboxNotifications,
+} from '@herald/domain';
+import { SqlActivityRepository, SqlInboxRepository } from '@herald/adapters';
 import { Container } from 'inversify';
 import type { Config } from './config';
 import type { Resolver } from './platform/app-env';
@@ -26,7 +124,7 @@ export const ConfigToken = Symbol.for('Config');
  * Bindings name their dependencies explicitly (no decorator metadata), so the same wiring works
  * under tsx, tsc and vitest.
  */
-export function buildContainer(config: Config, db: Database): Resolver {
+export function buildContainer(config: Config, db: Database, boss: PgBoss, logger: Logger): Resolver {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind<Config>(ConfigToken).toConstantValue(config);
   container.bind<Database>(DatabaseToken).toConstantValue(db);
@@ -48,6 +146,122 @@ export function buildContainer(config: Config, db: Database): Resolver {
   useCase(SetSubscriberOnlineStatus, (s: SubscriberRepository) => new SetSubscriberOnlineStatus(s), [SubscriberRepository]);
   useCase(SearchSubscribers, (s: SubscriberRepository) => new SearchSubscribers(s), [SubscriberRepository]);
   useCase(BulkCreateSubscribers, (s: SubscriberRepository) => new BulkCreateSubscribers(s), [SubscriberRepository]);
+
+  // Topics, subscriptions and subscriber preferences
+  container.bind<TopicRepository>(TopicRepository).toConstantValue(new PrismaTopicRepository(db.prisma, db.pool));
+  container.bind<PreferenceRepository>(PreferenceRepository).toConstantValue(new PrismaPreferenceRepository(db.prisma, db.pool));
+  useCase(UpsertTopic, (t: TopicRepository) => new UpsertTopic(t), [TopicRepository]);
+  useCase(GetTopic, (t: TopicRepository) => new GetTopic(t), [TopicRepository]);
+  useCase(SearchTopics, (t: TopicRepository) => new SearchTopics(t), [TopicRepository]);
+  useCase(UpdateTopic, (t: TopicRepository) => new UpdateTopic(t), [TopicRepository]);
+  useCase(DeleteTopic, (t: TopicRepository) => new DeleteTopic(t), [TopicRepository]);
+  useCase(SubscribeToTopic, (t: TopicRepository, p: PreferenceRepository) => new SubscribeToTopic(t, p), [TopicRepository, PreferenceRepository]);
+  useCase(UnsubscribeFromTopic, (t: TopicRepository) => new UnsubscribeFromTopic(t), [TopicRepository]);
+  useCase(ListTopicSubscriptions, (t: TopicRepository) => new ListTopicSubscriptions(t), [TopicRepository]);
+  useCase(ListSubscriberSubscriptions, (t: TopicRepository, s: SubscriberRepository) => new ListSubscriberSubscriptions(t, s), [TopicRepository, SubscriberRepository]);
+  useCase(GetTopicSubscription, (t: TopicRepository, p: PreferenceRepository) => new GetTopicSubscription(t, p), [TopicRepository, PreferenceRepository]);
+  useCase(UpdateTopicSubscription, (t: TopicRepository, p: PreferenceRepository) => new UpdateTopicSubscription(t, p), [TopicRepository, PreferenceRepository]);
+  useCase(GetSubscriberPreferences, (p: PreferenceRepository) => new GetSubscriberPreferences(p), [PreferenceRepository]);
+  useCase(UpdateSubscriberPreferences, (p: PreferenceRepository) => new UpdateSubscriberPreferences(p), [PreferenceRepository]);
+
+  // Idempotency keys and scheduled housekeeping
+  container.bind<IdempotencyStore>(IdempotencyStore).toConstantValue(new PrismaIdempotencyStore(db.pool));
+  container.bind<Scheduler>(Scheduler).toConstantValue(new PgBossScheduler(boss, logger));
+  useCase(ClaimIdempotencyKey, (i: IdempotencyStore) => new ClaimIdempotencyKey(i), [IdempotencyStore]);
+  useCase(PurgeExpiredIdempotencyKeys, (i: IdempotencyStore) => new PurgeExpiredIdempotencyKeys(i), [IdempotencyStore]);
+
+  // Delivery: trigger, fan-out and the step engine
+  const deliveryQueue = new PgBossDeliveryQueue(boss);
+  container.bind<PgBossDeliveryQueue>(PgBossDeliveryQueue).toConstantValue(deliveryQueue);
+  container.bind<DeliveryQueue>(DeliveryQueue).toConstantValue(deliveryQueue);
+  container.bind<EventRepository>(EventRepository).toConstantValue(new SqlEventRepository(db.pool, deliveryQueue));
+  container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.pool, deliveryQueue));
+  useCase(TriggerEvent, (e: EventRepository) => new TriggerEvent(e), [EventRepository]);
+  useCase(FanOutEvent, (e: EventRepository) => new FanOutEvent(e), [EventRepository]);
+  const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
+  container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);
+  container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(new StaticProviderRegistry(config.serviceName, httpClient));
+  const unsupported = new UnsupportedStepHandler();
+  useCase(
+    RunNotifications,
+    (jobs: JobRepository, integrations: IntegrationRepository, providers: ProviderRegistry, http: HttpClient, tenancy: TenancyRepository) =>
+      new RunNotifications(jobs, {
+        in_app: new InAppStepHandler(config.serviceName),
+        email: new ChannelStepHandler('email', integrations, providers),
+        sms: new ChannelStepHandler('sms', integrations, providers),
+        chat: new ChannelStepHandler('chat', integrations, providers),
+        push: new ChannelStepHandler('push', integrations, providers),
+        custom: new CustomStepHandler(),
+        delay: new DelayStepHandler(),
+        http_request: new HttpRequestStepHandler(http, tenancy, config.serviceName),
+        digest: unsupported,
+        throttle: unsupported,
+      }),
+    [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository],
+  );
+  useCase(RecoverStalledWork, (jobs: JobRepository) => new RecoverStalledWork(jobs, 60_000), [JobRepository]);
+  container
+    .bind(StartDeliveryWorkers)
+    .toResolvedValue((q: DeliveryQueue, f: FanOutEvent, r: RunNotifications) => new StartDeliveryWorkers(q, f, r), [DeliveryQueue, FanOutEvent, RunNotifications]);
+
+  // Integrations, channel connections and endpoints; secrets are encrypted with one key per installation
+  const catalogue = providerCatalogue(config.serviceName);
+  container.bind<ProviderCatalogue>(ProviderCatalogue).toConstantValue(catalogue);
+  const cipher = new AesGcmCredentialCipher(loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir }));
+  container.bind<CredentialCipher>(CredentialCipher).toConstantValue(cipher);
+  container.bind<IntegrationRepository>(IntegrationRepository).toConstantValue(new PrismaIntegrationRepository(db.prisma, cipher));
+  container.bind<ChannelConnectionRepository>(ChannelConnectionRepository).toConstantValue(new PrismaChannelConnectionRepository(db.prisma, cipher));
+  container.bind<ChannelEndpointRepository>(ChannelEndpointRepository).toConstantValue(new PrismaChannelEndpointRepository(db.prisma));
+  container.bind<OutboxRepository>(OutboxRepository).toConstantValue(new PrismaOutboxRepository(db.prisma));
+  useCase(CreateIntegration, (i: IntegrationRepository) => new CreateIntegration(catalogue, i), [IntegrationRepository]);
+  useCase(UpdateIntegration, (i: IntegrationRepository) => new UpdateIntegration(catalogue, i), [IntegrationRepository]);
+  useCase(ListIntegrations, (i: IntegrationRepository) => new ListIntegrations(i), [IntegrationRepository]);
+  useCase(SetPrimaryIntegration, (i: IntegrationRepository) => new SetPrimaryIntegration(i), [IntegrationRepository]);
+  useCase(DeleteIntegration, (i: IntegrationRepository) => new DeleteIntegration(i), [IntegrationRepository]);
+  useCase(EnsureBuiltInIntegrations, (i: IntegrationRepository) => new EnsureBuiltInIntegrations(catalogue, i), [IntegrationRepository]);
+  useCase(ListOutbox, (o: OutboxRepository) => new ListOutbox(catalogue, o), [OutboxRepository]);
+  useCase(
+    CreateChannelConnection,
+    (i: IntegrationRepository, s: SubscriberRepository, c: ChannelConnectionRepository) => new CreateChannelConnection(i, s, c),
+    [IntegrationRepository, SubscriberRepository, ChannelConnectionRepository],
+  );
+  useCase(GetChannelConnection, (c: ChannelConnectionRepository) => new GetChannelConnection(c), [ChannelConnectionRepository]);
+  useCase(ListChannelConnections, (c: ChannelConnectionRepository) => new ListChannelConnections(c), [ChannelConnectionRepository]);
+  useCase(UpdateChannelConnection, (c: ChannelConnectionRepository) => new UpdateChannelConnection(c), [ChannelConnectionRepository]);
+  useCase(DeleteChannelConnection, (c: ChannelConnectionRepository) => new DeleteChannelConnection(c), [ChannelConnectionRepository]);
+  useCase(
+    CreateChannelEndpoint,
+    (i: IntegrationRepository, s: SubscriberRepository, c: ChannelConnectionRepository, e: ChannelEndpointRepository) =>
+      new CreateChannelEndpoint(catalogue, i, s, c, e),
+    [IntegrationRepository, SubscriberRepository, ChannelConnectionRepository, ChannelEndpointRepository],
+  );
+  useCase(GetChannelEndpoint, (e: ChannelEndpointRepository) => new GetChannelEndpoint(e), [ChannelEndpointRepository]);
+  useCase(ListChannelEndpoints, (e: ChannelEndpointRepository) => new ListChannelEndpoints(e), [ChannelEndpointRepository]);
+  useCase(UpdateChannelEndpoint, (e: ChannelEndpointRepository) => new UpdateChannelEndpoint(e), [ChannelEndpointRepository]);
+  useCase(DeleteChannelEndpoint, (e: ChannelEndpointRepository) => new DeleteChannelEndpoint(e), [ChannelEndpointRepository]);
+
+  // Workflows and step preview; issues need the environment's active integrations
+  container.bind<WorkflowRepository>(WorkflowRepository).toConstantValue(new PrismaWorkflowRepository(db.prisma));
+  const withChannels = [WorkflowRepository, IntegrationRepository];
+  useCase(CreateWorkflow, (w: WorkflowRepository, i: IntegrationRepository) => new CreateWorkflow(w, i), withChannels);
+  useCase(GetWorkflow, (w: WorkflowRepository, i: IntegrationRepository) => new GetWorkflow(w, i), withChannels);
+  useCase(ListWorkflows, (w: WorkflowRepository, i: IntegrationRepository) => new ListWorkflows(w, i), withChannels);
+  useCase(UpdateWorkflow, (w: WorkflowRepository, i: IntegrationRepository) => new UpdateWorkflow(w, i), withChannels);
+  useCase(PatchWorkflow, (w: WorkflowRepository, i: IntegrationRepository) => new PatchWorkflow(w, i), withChannels);
+  useCase(DeleteWorkflow, (w: WorkflowRepository) => new DeleteWorkflow(w), [WorkflowRepository]);
+  useCase(PreviewStep, (w: WorkflowRepository, t: TenancyRepository) => new PreviewStep(w, t), [WorkflowRepository, TenancyRepository]);
+
+  // The activity log and the subscribers' in-app inboxes (reads of the delivery tables)
+  container.bind<ActivityRepository>(ActivityRepository).toConstantValue(new SqlActivityRepository(db.pool));
+  container.bind<InboxRepository>(InboxRepository).toConstantValue(new SqlInboxRepository(db.pool));
+  useCase(ListActivity, (a: ActivityRepository) => new ListActivity(a), [ActivityRepository]);
+  useCase(GetActivityNotification, (a: ActivityRepository) => new GetActivityNotification(a), [ActivityRepository]);
+  useCase(ListInboxNotifications, (i: InboxRepository) => new ListInboxNotifications(i), [InboxRepository]);
+  useCase(CountInboxNotifications, (i: InboxRepository) => new CountInboxNotifications(i), [InboxRepository]);
+  useCase(ChangeInboxNotification, (i: InboxRepository) => new ChangeInboxNotification(i), [InboxRepository]);
+  useCase(DeleteInboxNotification, (i: InboxRepository) => new DeleteInboxNotification(i), [InboxRepository]);
+  useCase(ChangeInboxNotifications, (i: InboxRepository) => new ChangeInboxNotifications(i), [InboxRepository]);
+  useCase(CompleteInboxAction, (i: InboxRepository) => new CompleteInboxAction(i), [InboxRepository]);
 
   return { get: <T>(token: symbol | (new (...args: any[]) => T)) => container.get<T>(token) as T };
 }

@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { applyMigrations, connectDatabase, startEmbeddedPostgres, type Database, type EmbeddedDatabase } from '@herald/adapters';
-import { BootstrapOrganization } from '@herald/domain';
+import { applyMigrations, connectDatabase, startEmbeddedPostgres, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
+import { RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
+import { PgBossDeliveryQueue } from '@herald/adapters';
+import { BootstrapOrganization, EnsureBuiltInIntegrations, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
@@ -28,17 +30,39 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
     databaseUrl = embedded.url;
   }
   let db: Database | undefined;
+  let boss: PgBoss | undefined;
   try {
     db = connectDatabase(databaseUrl);
     const applied = await applyMigrations(db.pool);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+    boss = await startPgBoss(databaseUrl, logger);
 
-    const resolver = buildContainer(config, db);
-    const { generatedKey } = await resolver.get(BootstrapOrganization).execute(config.apiKey);
+    const resolver = buildContainer(config, db, boss, logger);
+    const { generatedKey, environments } = await resolver.get(BootstrapOrganization).execute(config.apiKey);
+    await resolver.get(EnsureBuiltInIntegrations).execute(environments.map((e) => e.id));
     if (generatedKey) {
       // Shown once: only its hash is stored.
       logger.warn({ environment: generatedKey.environment }, 'generated the first API key (shown once, store it now)');
       process.stdout.write(`\n  ${config.serviceName} API key (${generatedKey.environment}): ${generatedKey.key}\n  Use it as: Authorization: ApiKey ${generatedKey.key}\n\n`);
+    }
+
+    const purgeIdempotencyKeys = resolver.get(PurgeExpiredIdempotencyKeys);
+    await resolver.get<Scheduler>(Scheduler).every('idempotency-keys-purge', '* * * * *', async () => {
+      const purged = await purgeIdempotencyKeys.execute();
+      if (purged) logger.debug({ purged }, 'purged expired idempotency keys');
+    });
+
+    // Queues exist before the first trigger enqueues into them; workers run unless this is an API-only process.
+    const deliveryQueue = resolver.get(PgBossDeliveryQueue);
+    await deliveryQueue.ensureQueues();
+    let recovery: NodeJS.Timeout | undefined;
+    if (config.runWorkers) {
+      await resolver.get(StartDeliveryWorkers).execute();
+      // What a crashed process left behind is queued again now, and anything stalled later every 15 s.
+      const recover = resolver.get(RecoverStalledWork);
+      const recovered = await recover.execute(0);
+      if (recovered.events || recovered.notifications) logger.info(recovered, 'requeued unfinished work from an earlier run');
+      recovery = setInterval(() => void recover.execute().catch((err) => logger.error({ err }, 'work recovery failed')), 15_000).unref();
     }
 
     const pool = db.pool;
@@ -49,6 +73,7 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
     logger.info({ url, docs: `${url}/docs` }, `${config.serviceName} is listening`);
 
     const database = db;
+    const queue = boss;
     let stopping: Promise<void> | undefined;
     return {
       url,
@@ -58,11 +83,14 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
       stop: () =>
         (stopping ??= (async () => {
           await new Promise<void>((resolve) => server.close(() => resolve()));
+          clearInterval(recovery);
+          await stopPgBoss(queue);
           await database.close();
           await embedded?.stop();
         })()),
     };
   } catch (error) {
+    if (boss) await stopPgBoss(boss).catch(() => undefined);
     await db?.close();
     await embedded?.stop();
     throw error;

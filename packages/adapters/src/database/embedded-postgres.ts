@@ -45,6 +45,20 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** True when the process's starter is gone (it was re-parented): the Herald that started it crashed. */
+function isOrphan(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === 1 || !isAlive(ppid)) return true;
+    // In containers an orphan is re-parented to a subreaper rather than init: a parent that is not
+    // a Node.js process cannot be a Herald service or command.
+    return readFileSync(`/proc/${ppid}/comm`, 'utf8').trim() !== 'node';
+  } catch {
+    return false;
+  }
+}
+
 /** The cluster already running on this data directory (a crashed run's, or another process's), if any. */
 function runningCluster(clusterDir: string): { pid: number; port: number } | null {
   const pidFile = join(clusterDir, 'postmaster.pid');
@@ -69,7 +83,7 @@ async function createDatabaseIfMissing(port: number, database: string): Promise<
 /**
  * Adopts a cluster that is already running on the data directory: after a SIGKILL the old
  * PostgreSQL outlives its parent, and the operator command runs beside a live service. On stop,
- * the adopted cluster is shut down only when no other client is still connected to it.
+ * an adopted cluster is shut down only when its starter is gone and no other client is connected.
  */
 async function adopt(running: { pid: number; port: number }, database: string, log: (m: string) => void): Promise<EmbeddedDatabase> {
   log(`using the PostgreSQL already running on this data directory (pid ${running.pid}, port ${running.port})`);
@@ -78,6 +92,8 @@ async function adopt(running: { pid: number; port: number }, database: string, l
     url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${running.port}/${database}`,
     port: running.port,
     async stop() {
+      // Another live process started it (a running service beside this command): leave it alone.
+      if (!isOrphan(running.pid)) return;
       const client = new pg.Client({ host: '127.0.0.1', port: running.port, user: USER, password: PASSWORD, database: 'postgres' });
       await client.connect();
       const { rows } = await client.query<{ n: number }>(

@@ -31,7 +31,7 @@ const COLUMNS: Record<(typeof ATTRIBUTES)[number], string> = {
 
 // Creates or updates a whole batch in one statement. A key missing from an item leaves the column as
 // it is; a key present with null clears it. The UPDATE sees only rows that existed before the statement.
-const UPSERT_MANY = `
+export const UPSERT_MANY_SUBSCRIBERS = `
 WITH input AS (
   SELECT DISTINCT ON (e->>'subscriberId') e, e->>'subscriberId' AS sid
   FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n)
@@ -97,7 +97,7 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
     // A row inserted concurrently by another request is neither updated nor inserted by this
     // statement (ON CONFLICT DO NOTHING); running those items again updates them.
     for (let attempt = 0; attempt < 3 && pending.length; attempt++) {
-      const { rows } = await this.pool.query<{ outcome: 'created' | 'updated'; subscriber_id: string }>(UPSERT_MANY, [
+      const { rows } = await this.pool.query<{ outcome: 'created' | 'updated'; subscriber_id: string }>(UPSERT_MANY_SUBSCRIBERS, [
         environmentId,
         JSON.stringify(pending),
       ]);

@@ -1,0 +1,46 @@
+import { CHANNEL_TYPES } from '@herald/domain';
+import { z } from '@hono/zod-openapi';
+
+/** `{tenant: "acme"}` or `{tenant: {id: "acme", data: {...}}}`; stored as sorted `type:id` context keys. */
+export const ContextSchema = z
+  .record(z.string(), z.union([z.string(), z.object({ id: z.string().min(1), data: z.record(z.string(), z.unknown()).optional() })]))
+  .openapi('Context');
+
+const WorkspaceSchema = z.object({ id: z.string().min(1), name: z.string().optional(), botUserId: z.string().optional() });
+const AuthSchema = z.object({
+  accessToken: z.string().min(1),
+  refreshToken: z.string().optional(),
+  expiresAt: z.string().optional(),
+  refreshTokenExpiresAt: z.string().optional(),
+});
+
+export const CreateChannelConnectionSchema = z
+  .object({
+    identifier: z.string().min(1).optional(),
+    subscriberId: z.string().min(1).optional(),
+    context: ContextSchema.optional(),
+    connectionMode: z.enum(['subscriber', 'shared']).optional(),
+    integrationIdentifier: z.string().min(1),
+    workspace: WorkspaceSchema,
+    auth: AuthSchema,
+  })
+  .openapi('CreateChannelConnectionRequest');
+
+export const UpdateChannelConnectionSchema = z
+  .object({ workspace: WorkspaceSchema.optional(), auth: AuthSchema.optional() })
+  .openapi('UpdateChannelConnectionRequest');
+
+export const ChannelConnectionSchema = z
+  .object({
+    identifier: z.string(),
+    channel: z.enum(CHANNEL_TYPES).nullable(),
+    providerId: z.string().nullable(),
+    integrationIdentifier: z.string().nullable(),
+    subscriberId: z.string().nullable(),
+    contextKeys: z.array(z.string()),
+    workspace: WorkspaceSchema,
+    auth: AuthSchema,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('ChannelConnection');

@@ -1,0 +1,57 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { dataEnvelope, errorResponses, jsonBody, jsonContent } from '../../platform/schemas';
+
+const SubscriberRecipient = z
+  .object({
+    subscriberId: z.string().min(1),
+    firstName: z.string().nullable().optional(),
+    lastName: z.string().nullable().optional(),
+    email: z.string().nullable().optional(),
+    phone: z.string().nullable().optional(),
+    avatar: z.string().nullable().optional(),
+    locale: z.string().nullable().optional(),
+    timezone: z.string().nullable().optional(),
+    data: z.record(z.string(), z.unknown()).nullable().optional(),
+    channels: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .openapi('SubscriberRecipient');
+
+const TopicRecipient = z
+  .object({ type: z.literal('Topic'), topicKey: z.string().min(1), exclude: z.array(z.string()).optional() })
+  .openapi('TopicRecipient');
+
+const Recipient = z.union([z.string(), TopicRecipient, SubscriberRecipient]);
+
+export const TriggerSchema = z
+  .object({
+    name: z.string().min(1, 'the workflow trigger identifier is required'),
+    to: z.union([Recipient, z.array(Recipient)]),
+    payload: z.record(z.string(), z.unknown()).optional(),
+    overrides: z.record(z.string(), z.unknown()).optional(),
+    transactionId: z.string().min(1).max(255).optional(),
+    actor: z.union([z.string(), SubscriberRecipient]).optional(),
+    tenant: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    context: z.record(z.string(), z.union([z.string(), z.object({ id: z.string(), data: z.record(z.string(), z.unknown()).optional() })])).optional(),
+  })
+  .openapi('TriggerEventRequest');
+
+export const TriggerResultSchema = z
+  .object({
+    acknowledged: z.boolean(),
+    status: z.enum(['error', 'trigger_not_active', 'no_workflow_active_steps_defined', 'no_workflow_steps_defined', 'processed', 'no_tenant_found', 'invalid_recipients']),
+    error: z.array(z.string()).optional(),
+    transactionId: z.string().optional(),
+    activityFeedLink: z.string().optional(),
+  })
+  .openapi('TriggerEventResponse');
+
+export const trigger = createRoute({
+  method: 'post',
+  path: '/v1/events/trigger',
+  tags: ['Events'],
+  summary: 'Trigger a workflow for subscribers and topics (at most 100 recipients)',
+  description:
+    'Answers 201 once the event and its work are committed. A reused transactionId is ignored: status `error` and a message say so, nothing is sent.',
+  request: jsonBody(TriggerSchema),
+  responses: { 201: jsonContent(dataEnvelope(TriggerResultSchema), 'The trigger outcome'), ...errorResponses },
+});

@@ -1,0 +1,92 @@
+import { CHANNEL_TYPES, FILTER_FIELD_TYPES, FILTER_OPERATORS, FILTER_SOURCES } from '@herald/domain';
+import { z } from '@hono/zod-openapi';
+
+const text = z.string().optional();
+const flag = z.boolean().optional();
+
+/** Every credential field the interface names; which are required depends on the provider (checked by the domain). */
+export const CredentialsSchema = z
+  .object({
+    apiKey: text, user: text, secretKey: text, domain: text, password: text, host: text,
+    // SMTP ports arrive as strings from the SDK and as numbers from people.
+    port: z.union([z.string(), z.number().int()]).transform(String).optional(),
+    secure: flag, region: text, accountSid: text, messageProfileId: text, token: text, from: text, senderName: text,
+    projectName: text, applicationId: text, clientId: text, requireTls: flag, ignoreTls: flag,
+    tlsOptions: z.record(z.string(), z.unknown()).optional(), baseUrl: text, webhookUrl: text, redirectUrl: text, hmac: flag,
+    hmacSecretKeyEncoding: z.enum(['text', 'base64', 'hex']).optional(), serviceAccount: text, ipPoolName: text,
+    configurationSetName: text, apiKeyRequestHeader: text, secretKeyRequestHeader: text, idPath: text, datePath: text,
+    apiToken: text, authenticateByToken: flag, authenticationTokenKey: text, instanceId: text, alertUid: text, title: text,
+    imageUrl: text, state: text, externalLink: text, channelId: text, phoneNumberIdentification: text, accessKey: text,
+    appSid: text, senderId: text, tenantId: text, AppIOBaseUrl: text, signingSecret: text, outboundIntegrationId: text,
+    useFromAddressOverride: flag, fromAddressOverride: text, emailSlugPrefix: text, externalEnvironmentId: text,
+    externalVaultId: text, externalWorkspaceId: text,
+  })
+  .openapi('Credentials');
+
+export const StepFilterSchema = z
+  .object({
+    isNegated: z.boolean().default(false),
+    type: z.enum(FILTER_FIELD_TYPES),
+    value: z.enum(['AND', 'OR']),
+    children: z.array(
+      z.object({
+        field: z.string().min(1),
+        value: z.string(),
+        operator: z.enum(FILTER_OPERATORS),
+        on: z.enum(FILTER_SOURCES),
+      }),
+    ),
+  })
+  .openapi('StepFilter');
+
+const ConfigurationsSchema = z.object({ inboundWebhookEnabled: flag, inboundWebhookSigningKey: text }).openapi('IntegrationConfigurations');
+
+export const CreateIntegrationSchema = z
+  .object({
+    providerId: z.string().min(1),
+    name: text,
+    identifier: text,
+    channel: z.enum(CHANNEL_TYPES).optional(),
+    kind: z.enum(['delivery', 'agent']).optional(),
+    credentials: CredentialsSchema.optional(),
+    configurations: ConfigurationsSchema.optional(),
+    active: flag,
+    conditions: z.array(StepFilterSchema).optional(),
+    /** Accepted for SDK compatibility: the environment is always the API key's, and credentials are not probed. */
+    _environmentId: text,
+    check: flag,
+  })
+  .openapi('CreateIntegrationRequest');
+
+export const UpdateIntegrationSchema = CreateIntegrationSchema.pick({
+  name: true,
+  identifier: true,
+  active: true,
+  credentials: true,
+  configurations: true,
+  conditions: true,
+  _environmentId: true,
+  check: true,
+}).openapi('UpdateIntegrationRequest');
+
+export const IntegrationSchema = z
+  .object({
+    _id: z.string(),
+    _environmentId: z.string(),
+    _organizationId: z.string(),
+    name: z.string(),
+    identifier: z.string(),
+    providerId: z.string(),
+    channel: z.enum(CHANNEL_TYPES).optional(),
+    kind: z.enum(['delivery', 'agent']),
+    configurations: ConfigurationsSchema,
+    active: z.boolean(),
+    deleted: z.boolean(),
+    deletedAt: z.string().optional(),
+    deletedBy: z.string().optional(),
+    primary: z.boolean(),
+    conditions: z.array(StepFilterSchema),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Integration', { description: 'Credentials are never returned to API-key callers.' });

@@ -1,0 +1,66 @@
+import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
+import { report, startBenchService } from './support/herald';
+
+// Issue 6: a 100,000-subscriber topic fan-out with one in_app step, from the trigger to the last
+// inbox row (target under 20 s), beside the same rows written by a plain multi-row INSERT.
+const SUBSCRIBERS = Number(process.env.FANOUT_SUBSCRIBERS ?? 100_000);
+
+const svc = await startBenchService();
+const db = svc.herald.databaseUrl;
+try {
+  await insertWorkflowWithSteps(db, { workflowId: 'fanout' }, [{ type: 'in_app', controlValues: { subject: 'News', body: 'Hello {{subscriber.firstName}}, {{payload.headline}}' } }]);
+  await query(
+    db,
+    `WITH env AS (SELECT id FROM environments WHERE slug = 'development'),
+     subs AS (INSERT INTO subscribers (environment_id, subscriber_id, first_name)
+              SELECT env.id, 'fan-' || g, 'User' || g FROM env, generate_series(1, $1) g RETURNING id, environment_id, subscriber_id),
+     topic AS (INSERT INTO topics (environment_id, key) SELECT id, 'everyone' FROM env RETURNING id, environment_id)
+     INSERT INTO topic_subscriptions (environment_id, topic_id, subscriber_id, identifier)
+     SELECT topic.environment_id, topic.id, subs.id, 'everyone:' || subs.subscriber_id FROM topic, subs`,
+    [SUBSCRIBERS],
+  );
+  await query(db, 'VACUUM ANALYZE');
+
+  const started = performance.now();
+  const res = await svc.request('/v1/events/trigger', {
+    method: 'POST',
+    json: { name: 'fanout', to: { type: 'Topic', topicKey: 'everyone' }, payload: { headline: 'big news' }, transactionId: 'fanout-1' },
+  });
+  if (res.status !== 201) throw new Error(`trigger failed: ${res.status}`);
+  await res.arrayBuffer();
+  let fannedOutMs = 0;
+  await waitFor(async () => {
+    if (!fannedOutMs) {
+      const [e] = await query<{ status: string }>(db, "SELECT status FROM events WHERE transaction_id = 'fanout-1'");
+      if (e.status === 'fanned_out') fannedOutMs = performance.now() - started;
+    }
+    const [{ n }] = await query<{ n: number }>(db, "SELECT count(*)::int AS n FROM messages WHERE transaction_id = 'fanout-1'");
+    return n >= SUBSCRIBERS;
+  }, 600_000, 250);
+  const totalMs = performance.now() - started;
+  const [{ n: distinct }] = await query<{ n: number }>(db, "SELECT count(DISTINCT subscriber_id)::int AS n FROM messages WHERE transaction_id = 'fanout-1'");
+  report(`fan-out to ${SUBSCRIBERS} subscribers: all notifications and jobs created`, Math.round(fannedOutMs), 'ms');
+  report(`fan-out to ${SUBSCRIBERS} subscribers: trigger to last inbox row`, Math.round(totalMs), 'ms', '< 20000 ms');
+  report('inbox rows for distinct subscribers', distinct, `/ ${SUBSCRIBERS}`);
+
+  // Baseline: the same rows (notification, job, execution detail, inbox message per subscriber) by plain INSERT ... SELECT.
+  const [base] = await query<{ ms: number }>(
+    db,
+    `WITH t AS (SELECT clock_timestamp() AS t0),
+     e AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to")
+           SELECT environment_id, workflow_id, 'fanout-base', '{}' FROM events WHERE transaction_id = 'fanout-1' RETURNING id, environment_id, workflow_id),
+     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, payload)
+           SELECT e.environment_id, e.id, e.workflow_id, ts.subscriber_id, 'base', '{"headline":"big news"}'
+           FROM e, topic_subscriptions ts RETURNING id, environment_id, subscriber_id),
+     j AS (INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
+           SELECT n.environment_id, n.id, n.subscriber_id, gen_random_uuid(), 'in_app-0', 'in_app', 0, 'completed' FROM n RETURNING id, notification_id, environment_id, subscriber_id),
+     d AS (INSERT INTO execution_details (environment_id, job_id, notification_id, status, detail)
+           SELECT environment_id, id, notification_id, 'Success', 'stored' FROM j RETURNING 1)
+     SELECT (SELECT count(*) FROM (INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, subject, body)
+             SELECT j.environment_id, j.notification_id, j.id, j.subscriber_id, 'base', 'in_app', 'News', 'Hello' FROM j RETURNING 1) x) + (SELECT count(*) FROM d) AS rows,
+            extract(epoch FROM clock_timestamp() - (SELECT t0 FROM t)) * 1000 AS ms`,
+  );
+  report(`plain INSERT ... SELECT of the same rows for ${SUBSCRIBERS} subscribers`, Math.round(Number(base.ms)), 'ms');
+} finally {
+  await svc.close();
+}

@@ -1,0 +1,94 @@
+import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
+import { report, startBenchService, summarize } from './support/herald';
+
+// Issue 6: trigger latency p50/p99 and sustained triggers/s to one subscriber with one in_app step,
+// and trigger-to-inbox latency, each beside the same rows written by a plain multi-row INSERT.
+const SEQUENTIAL = 1_000;
+const SUSTAINED_SECONDS = 10;
+const CONCURRENCY = 32;
+
+const svc = await startBenchService();
+const db = svc.herald.databaseUrl;
+try {
+  await insertWorkflowWithSteps(db, { workflowId: 'bench-in-app' }, [{ type: 'in_app', controlValues: { subject: 'Hi {{subscriber.firstName}}', body: 'Order {{payload.orderId}} shipped' } }]);
+  await svc.request('/v2/subscribers', { method: 'POST', json: { subscriberId: 'bench-user', firstName: 'Ada' } });
+  const trigger = async (i: number, tag: string) => {
+    const res = await svc.request('/v1/events/trigger', {
+      method: 'POST',
+      json: { name: 'bench-in-app', to: 'bench-user', payload: { orderId: i }, transactionId: `${tag}-${i}` },
+    });
+    if (res.status !== 201) throw new Error(`trigger failed: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  for (let i = 0; i < 200; i++) await trigger(i, 'warm');
+
+  const latencies: number[] = [];
+  for (let i = 0; i < SEQUENTIAL; i++) {
+    const t = performance.now();
+    await trigger(i, 'seq');
+    latencies.push(performance.now() - t);
+  }
+  const l = summarize(latencies);
+  report('trigger latency p50 (sequential)', l.p50, 'ms');
+  report('trigger latency p99 (sequential)', l.p99, 'ms', '< 50 ms');
+
+  let sent = 0;
+  const sustainedLatencies: number[] = [];
+  const end = Date.now() + SUSTAINED_SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, w) => {
+      for (let i = 0; Date.now() < end; i++) {
+        const t = performance.now();
+        await trigger(i, `load-${w}`);
+        sustainedLatencies.push(performance.now() - t);
+        sent++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const s = summarize(sustainedLatencies);
+  report(`sustained triggers per second (${CONCURRENCY} concurrent clients, ${SUSTAINED_SECONDS} s)`, Math.round(sent / seconds), 'triggers/s', '>= 1000/s');
+  report('trigger latency p50 under sustained load', s.p50, 'ms');
+  report('trigger latency p99 under sustained load', s.p99, 'ms');
+
+  // Every trigger reaches the inbox exactly once.
+  const expected = SEQUENTIAL + sent + 200;
+  const drainStart = performance.now();
+  await waitFor(async () => (await query<{ n: number }>(db, "SELECT count(*)::int AS n FROM messages WHERE channel = 'in_app'"))[0].n >= expected);
+  report('inbox drained after the load stopped in', Math.round(performance.now() - drainStart), 'ms');
+  const [{ n: inbox }] = await query<{ n: number }>(db, "SELECT count(*)::int AS n FROM messages WHERE channel = 'in_app'");
+  report('inbox messages / accepted triggers', inbox, `/ ${expected}`);
+
+  // Trigger-to-inbox latency of the sequential run, from the database's own clock.
+  const rows = await query<{ ms: number }>(
+    db,
+    `SELECT extract(epoch FROM (m.created_at - e.created_at)) * 1000 AS ms
+     FROM events e JOIN notifications n ON n.event_id = e.id JOIN messages m ON m.notification_id = n.id
+     WHERE e.transaction_id LIKE 'seq-%'`,
+  );
+  const d = summarize(rows.map((r) => Number(r.ms)));
+  report('trigger-to-inbox latency p50', d.p50, 'ms', '< 50 ms');
+  report('trigger-to-inbox latency p99', d.p99, 'ms');
+
+  // Baseline: the same rows (event, notification, job, inbox message) with plain multi-row INSERTs.
+  const baseline = await query<{ ms: number }>(
+    db,
+    `WITH t AS (SELECT clock_timestamp() AS t0),
+     ev AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to")
+            SELECT w.environment_id, w.id, 'base-' || g, '"bench-user"' FROM workflows w, generate_series(1, $1) g WHERE w.workflow_id = 'bench-in-app' RETURNING id, environment_id, workflow_id, transaction_id),
+     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id)
+           SELECT ev.environment_id, ev.id, ev.workflow_id, s.id, ev.transaction_id FROM ev, subscribers s WHERE s.subscriber_id = 'bench-user' RETURNING id, environment_id, subscriber_id, transaction_id),
+     j AS (INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
+           SELECT n.environment_id, n.id, n.subscriber_id, st.id, st.step_id, 'in_app', 0, 'completed' FROM n, workflow_steps st JOIN workflows w ON w.id = st.workflow_id WHERE w.workflow_id = 'bench-in-app' RETURNING id, notification_id, environment_id, subscriber_id)
+     SELECT (SELECT count(*) FROM (INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, body)
+             SELECT j.environment_id, j.notification_id, j.id, j.subscriber_id, 'base', 'in_app', 'Order shipped' FROM j RETURNING 1) x) AS rows,
+            extract(epoch FROM clock_timestamp() - (SELECT t0 FROM t)) * 1000 AS ms`,
+    [sent],
+  );
+  const baseMs = Number(baseline[0].ms);
+  report(`plain multi-row INSERT of the same rows for ${sent} triggers`, Math.round(baseMs), 'ms');
+  report('plain INSERT rate (rows of one trigger)', Math.round(sent / (baseMs / 1000)), 'triggers/s');
+} finally {
+  await svc.close();
+}

@@ -1,0 +1,83 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import type { HttpClient, HttpRequest, HttpResponse } from '@herald/domain';
+
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** Loopback, private, link-local, carrier-grade NAT, multicast and unspecified ranges. */
+function privateRanges(): BlockList {
+  const list = new BlockList();
+  for (const [net, prefix] of [
+    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+    ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ] as const) list.addSubnet(net, prefix, 'ipv4');
+  for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) list.addSubnet(net, prefix, 'ipv6');
+  return list;
+}
+
+const BLOCKED = privateRanges();
+
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 6 && address.toLowerCase().startsWith('::ffff:')) return isPrivateAddress(address.slice(7));
+  return family === 4 ? BLOCKED.check(address, 'ipv4') : family === 6 ? BLOCKED.check(address, 'ipv6') : false;
+}
+
+export class BlockedDestinationError extends Error {}
+
+/**
+ * node:http with a DNS lookup that refuses private addresses: the address checked is the address
+ * connected to, so a hostname that resolves (or re-resolves) to an internal IP is refused too.
+ */
+export class GuardedHttpClient implements HttpClient {
+  constructor(private readonly allowPrivateNetworks: boolean) {}
+
+  request(req: HttpRequest): Promise<HttpResponse> {
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return Promise.reject(new Error(`'${req.url}' is not a valid URL`));
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new Error(`only http and https URLs are allowed, got ${url.protocol}`));
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (!this.allowPrivateNetworks && isIP(host) && isPrivateAddress(host)) {
+      return Promise.reject(new BlockedDestinationError(`refused to call ${host}: private, loopback and link-local addresses are not allowed (HERALD_ALLOW_PRIVATE_NETWORKS)`));
+    }
+    const lookup: LookupFunction = (hostname, options, callback) => {
+      dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+        if (error) return callback(error, '', 4);
+        const list = addresses as LookupAddress[];
+        const blocked = !this.allowPrivateNetworks && list.find((a) => isPrivateAddress(a.address));
+        if (blocked) {
+          return callback(new BlockedDestinationError(`refused to call ${hostname} (${blocked.address}): private, loopback and link-local addresses are not allowed`), '', 4);
+        }
+        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+        callback(null, list[0].address, list[0].family);
+      });
+    };
+    const transport = url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const request = transport.request(url, { method: req.method.toUpperCase(), headers: req.headers, lookup, timeout: req.timeoutMs }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) return request.destroy(new Error('response larger than 1 MB'));
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]));
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      });
+      request.on('timeout', () => request.destroy(new Error(`no response within ${req.timeoutMs} ms`)));
+      request.on('error', reject);
+      if (req.body !== undefined) request.write(req.body);
+      request.end();
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import type {
+  ChannelConnection,
+  ChannelConnectionFilter,
+  ChannelConnectionOrderBy,
+  ChannelConnectionRepository,
+  CredentialCipher,
+  CursorPage,
+  CursorQuery,
+  NewChannelConnection,
+} from '@herald/domain';
+import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { channelFilterWhere, externalSubscriberIds, integrationBoundFields, integrationSummaries } from './channel-lookups';
+import { paginate } from './cursor-pagination';
+import { nullOnUniqueViolation } from './prisma-errors';
+
+type Row = Prisma.ChannelConnectionGetPayload<object>;
+
+/** Channel connections; `auth` (the access token) is stored only as a cipher envelope. */
+export class PrismaChannelConnectionRepository implements ChannelConnectionRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly cipher: CredentialCipher,
+  ) {}
+
+  async create(environmentId: string, input: NewChannelConnection): Promise<ChannelConnection | null> {
+    const row = await nullOnUniqueViolation(
+      this.prisma.channelConnection.create({
+        data: {
+          environmentId,
+          identifier: input.identifier,
+          integrationId: input.integrationId,
+          subscriberId: input.subscriberRowId,
+          contextKeys: input.contextKeys,
+          workspace: input.workspace as Prisma.InputJsonValue,
+          auth: this.cipher.encrypt(input.auth),
+        },
+      }),
+    );
+    return row && (await this.present([row]))[0];
+  }
+
+  async findByIdentifier(environmentId: string, identifier: string): Promise<ChannelConnection | null> {
+    const row = await this.prisma.channelConnection.findUnique({ where: { environmentId_identifier: { environmentId, identifier } } });
+    return row ? (await this.present([row]))[0] : null;
+  }
+
+  async list(environmentId: string, filter: ChannelConnectionFilter, page: CursorQuery<ChannelConnectionOrderBy>): Promise<CursorPage<ChannelConnection>> {
+    const where: Prisma.ChannelConnectionWhereInput = { environmentId, ...(await channelFilterWhere(this.prisma, environmentId, filter)) };
+    if (filter.connectionMode === 'shared') where.subscriberId = null;
+    if (filter.connectionMode === 'subscriber' && where.subscriberId === undefined) where.subscriberId = { not: null };
+    const result = await paginate(this.prisma.channelConnection, where, page, { name: page.orderBy, kind: 'date' }, (row) => row);
+    return { ...result, data: await this.present(result.data) };
+  }
+
+  async update(
+    environmentId: string,
+    identifier: string,
+    changes: Partial<Pick<ChannelConnection, 'workspace' | 'auth'>>,
+  ): Promise<ChannelConnection | null> {
+    const data: Prisma.ChannelConnectionUpdateManyMutationInput = {};
+    if (changes.workspace) data.workspace = changes.workspace as Prisma.InputJsonValue;
+    if (changes.auth) data.auth = this.cipher.encrypt(changes.auth);
+    const { count } = await this.prisma.channelConnection.updateMany({ where: { environmentId, identifier }, data });
+    return count ? this.findByIdentifier(environmentId, identifier) : null;
+  }
+
+  async delete(environmentId: string, identifier: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.channelConnection.findUnique({ where: { environmentId_identifier: { environmentId, identifier } }, select: { id: true } });
+      if (!row) return false;
+      // Endpoints stay, delivered without the connection (the column has no foreign key to do this).
+      await tx.channelEndpoint.updateMany({ where: { environmentId, connectionId: row.id }, data: { connectionId: null } });
+      await tx.channelConnection.delete({ where: { id: row.id } });
+      return true;
+    });
+  }
+
+  /** Rows -> connections, with integration and subscriber looked up once per page. */
+  private async present(rows: Row[]): Promise<ChannelConnection[]> {
+    const [integrations, subscribers] = await Promise.all([
+      integrationSummaries(this.prisma, rows.map((r) => r.integrationId)),
+      externalSubscriberIds(this.prisma, rows.map((r) => r.subscriberId)),
+    ]);
+    return rows.map((row) => ({
+      ...integrationBoundFields(row, integrations),
+      subscriberId: row.subscriberId ? (subscribers.get(row.subscriberId) ?? null) : null,
+      workspace: row.workspace as ChannelConnection['workspace'],
+      auth: this.cipher.decrypt(row.auth) as ChannelConnection['auth'],
+    }));
+  }
+}

@@ -1,0 +1,149 @@
+import type { ActivityExecutionDetail, ActivityFilter, ActivityJob, ActivityNotification, ActivityPage, ActivityRepository } from '@herald/domain';
+import type { Pool } from 'pg';
+import { isUuid, sameKeys, SqlParams } from './sql-params';
+
+/**
+ * The page's notifications with everything the activity log shows, in one statement: the jobs in step
+ * order, each with its execution details (oldest first) and the message it produced. `page` is a CTE
+ * of the notification ids to load; `$1` is the environment.
+ */
+const HYDRATE = `
+SELECT n.id, n.environment_id, n.transaction_id, n.workflow_id, n.channels, n.payload, n.controls, n."to", n.tags, n.topics, n.severity, n.critical,
+       n.context_keys, n.digested_notification_id, n.created_at, n.updated_at,
+       json_build_object('id', s.id, 'subscriberId', s.subscriber_id, 'firstName', s.first_name, 'lastName', s.last_name,
+         'email', s.email, 'phone', s.phone) AS subscriber,
+       CASE WHEN w.id IS NOT NULL THEN json_build_object('id', w.id, 'identifier', w.workflow_id, 'name', w.name, 'origin', w.origin,
+         'payloadSchema', w.payload_schema) END AS workflow,
+       e.overrides,
+       COALESCE((
+         SELECT json_agg(json_build_object(
+           'id', j.id, 'type', j.type, 'status', j.status, 'providerId', j.provider_id, 'digest', j.digest,
+           'scheduleExtensionsCount', j.schedule_extensions_count, 'updatedAt', j.updated_at,
+           'step', json_build_object('id', j.workflow_step_id, 'stepId', j.step_id, 'name', COALESCE(ws.name, j.step_id),
+             'active', COALESCE(ws.active, true), 'filters', COALESCE(ws.filters, '[]'::jsonb)),
+           'executionDetails', COALESCE((
+             SELECT json_agg(json_build_object('id', d.id, 'createdAt', d.created_at, 'status', d.status, 'source', d.source,
+               'detail', d.detail, 'isRetry', d.is_retry, 'isTest', d.is_test, 'providerId', d.provider_id, 'raw', d.raw)
+               ORDER BY d.seq)
+             FROM execution_details d WHERE d.job_id = j.id), '[]'::json),
+           'message', (
+             SELECT json_build_object('id', m.id, 'channel', m.channel, 'providerId', m.provider_id, 'status', m.status,
+               'destination', m.destination, 'subject', m.subject, 'body', m.body, 'createdAt', m.created_at)
+             FROM messages m WHERE m.job_id = j.id)
+         ) ORDER BY j.position)
+         FROM jobs j LEFT JOIN workflow_steps ws ON ws.id = j.workflow_step_id
+         WHERE j.notification_id = n.id), '[]'::json) AS jobs
+FROM page
+JOIN notifications n ON n.id = page.id AND n.environment_id = $1
+JOIN events e ON e.id = n.event_id
+JOIN subscribers s ON s.id = n.subscriber_id
+LEFT JOIN workflows w ON w.id = n.workflow_id
+ORDER BY n.created_at DESC, n.id DESC`;
+
+interface JobJson extends Omit<ActivityJob, 'updatedAt' | 'executionDetails' | 'message' | 'payload' | 'overrides'> {
+  updatedAt: string;
+  executionDetails: Array<Omit<ActivityExecutionDetail, 'createdAt'> & { createdAt: string }>;
+  message: (Omit<NonNullable<ActivityJob['message']>, 'createdAt'> & { createdAt: string }) | null;
+}
+
+/** The conditions of the activity filters; each is backed by an index of `notifications` or a small lookup. */
+function conditions(environmentId: string, f: ActivityFilter, params: SqlParams): string[] {
+  const { p } = params;
+  const env = p(environmentId);
+  const where = [`n.environment_id = ${env}`];
+  const subscribersWhere = (condition: string) =>
+    `n.subscriber_id IN (SELECT s.id FROM subscribers s WHERE s.environment_id = ${env} AND ${condition})`;
+  if (f.channels) where.push(`n.channels && ${p(f.channels)}::text[]`);
+  if (f.templates) {
+    const ids = f.templates.filter(isUuid);
+    where.push(
+      `n.workflow_id IN (SELECT w.id FROM workflows w WHERE w.environment_id = ${env} AND (w.id = ANY(${p(ids)}::uuid[]) OR w.workflow_id = ANY(${p(f.templates)}::text[])))`,
+    );
+  }
+  if (f.emails) where.push(subscribersWhere(`s.email = ANY(${p(f.emails)}::text[])`));
+  if (f.subscriberIds) where.push(subscribersWhere(`s.subscriber_id = ANY(${p(f.subscriberIds)}::text[])`));
+  if (f.severity) where.push(`n.severity = ANY(${p(f.severity)}::text[])`);
+  if (f.transactionId) where.push(`n.transaction_id = ${p(f.transactionId)}`);
+  if (f.topicKey) where.push(`n.topic_keys @> ARRAY[${p(f.topicKey)}::text]`);
+  if (f.subscriptionId) {
+    const id = p(f.subscriptionId);
+    // A subscription is named by its id or by its identifier; the notification stores ids.
+    where.push(
+      `n.subscription_ids && (ARRAY[${id}::text] || ARRAY(SELECT ts.id::text FROM topic_subscriptions ts WHERE ts.environment_id = ${env} AND ts.identifier = ${id}))`,
+    );
+  }
+  if (f.contextKeys) where.push(sameKeys('n.context_keys', p(f.contextKeys)));
+  if (f.after) where.push(`n.created_at >= ${p(f.after)}::timestamptz`);
+  if (f.before) where.push(`n.created_at <= ${p(f.before)}::timestamptz`);
+  if (f.search) {
+    const s = p(f.search);
+    where.push(`(n.transaction_id = ${s} OR ${subscribersWhere(`(s.subscriber_id = ${s} OR s.email = ${s})`)})`);
+  }
+  return where;
+}
+
+/** Top-level property names of a JSON schema: the payload variables a workflow declares. */
+function payloadVariables(schema: unknown): string[] {
+  const properties = schema && typeof schema === 'object' ? (schema as { properties?: unknown }).properties : undefined;
+  return properties && typeof properties === 'object' ? Object.keys(properties) : [];
+}
+
+function toNotification(row: Record<string, any>): ActivityNotification {
+  const workflow = row.workflow;
+  const payload = row.payload ?? {};
+  const overrides = row.overrides ?? {};
+  return {
+    id: row.id,
+    environmentId: row.environment_id,
+    transactionId: row.transaction_id,
+    workflowId: row.workflow_id,
+    subscriber: row.subscriber,
+    workflow: workflow
+      ? { id: workflow.id, identifier: workflow.identifier, name: workflow.name, origin: workflow.origin, payloadVariables: payloadVariables(workflow.payloadSchema) }
+      : null,
+    channels: row.channels,
+    payload,
+    controls: row.controls,
+    to: row.to,
+    tags: row.tags,
+    topics: Array.isArray(row.topics) ? row.topics : [],
+    severity: row.severity,
+    critical: row.critical,
+    contextKeys: row.context_keys,
+    digestedNotificationId: row.digested_notification_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    jobs: (row.jobs as JobJson[]).map((j) => ({
+      ...j,
+      payload,
+      overrides,
+      updatedAt: new Date(j.updatedAt),
+      executionDetails: j.executionDetails.map((d) => ({ ...d, createdAt: new Date(d.createdAt) })),
+      message: j.message ? { ...j.message, createdAt: new Date(j.message.createdAt) } : null,
+    })),
+  };
+}
+
+/** The activity log read from the delivery tables with set-based SQL: one statement per page. */
+export class SqlActivityRepository implements ActivityRepository {
+  constructor(private readonly pool: Pool) {}
+
+  async list(environmentId: string, filter: ActivityFilter, page: ActivityPage) {
+    const params = new SqlParams();
+    const where = conditions(environmentId, filter, params);
+    // limit + 1 rows: the extra one only says whether another page exists.
+    const sql = `WITH page AS (
+      SELECT n.id FROM notifications n WHERE ${where.join(' AND ')}
+      ORDER BY n.created_at DESC, n.id DESC
+      OFFSET ${params.p(page.page * page.limit)} LIMIT ${params.p(page.limit + 1)}
+    ) ${HYDRATE}`;
+    const { rows } = await this.pool.query(sql, params.values);
+    return { notifications: rows.slice(0, page.limit).map(toNotification), hasMore: rows.length > page.limit };
+  }
+
+  async findById(environmentId: string, notificationId: string): Promise<ActivityNotification | null> {
+    if (!isUuid(notificationId)) return null;
+    const { rows } = await this.pool.query(`WITH page AS (SELECT $2::uuid AS id) ${HYDRATE}`, [environmentId, notificationId]);
+    return rows[0] ? toNotification(rows[0]) : null;
+  }
+}

@@ -1,0 +1,251 @@
+import type { JobOutcome, JobRepository, RunnableJob, SubscriberPreferenceRecord } from '@herald/domain';
+import type { Pool } from 'pg';
+import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { inTransaction } from './transaction';
+
+/** A job still `running` after this long was left by a crashed worker and may be claimed again. */
+export const LEASE_SECONDS = 30;
+const LEASE = `${LEASE_SECONDS} seconds`;
+
+const CLAIM = `
+WITH due AS (
+  SELECT id FROM jobs
+  WHERE notification_id = ANY($1::uuid[])
+    AND ((status IN ('queued', 'delayed') AND run_at <= now()) OR (status = 'running' AND updated_at < now() - interval '${LEASE}'))
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, updated_at = now()
+FROM due WHERE j.id = due.id
+RETURNING j.id, j.notification_id, j.workflow_step_id, j.attempts`;
+
+const CONTEXT = `
+SELECT n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides,
+       row_to_json(s.*) AS subscriber,
+       row_to_json(ws.*) AS step,
+       json_build_object('id', w.id, 'identifier', w.workflow_id, 'name', w.name, 'active', w.active, 'critical', w.critical,
+         'severity', w.severity, 'tags', w.tags, 'data', w.data, 'preferences', w.preferences) AS workflow,
+       (SELECT COALESCE(json_object_agg(pj.step_id, pj.output), '{}') FROM jobs pj
+         WHERE pj.notification_id = n.id AND pj.output IS NOT NULL) AS outputs,
+       (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
+         FROM subscriber_preferences p WHERE p.subscriber_id = n.subscriber_id AND (p.workflow_id IS NULL OR p.workflow_id = w.id)) AS preferences
+FROM notifications n
+JOIN events e ON e.id = n.event_id
+JOIN subscribers s ON s.id = n.subscriber_id
+JOIN workflows w ON w.id = n.workflow_id
+JOIN workflow_steps ws ON ws.id = ($2::uuid[])[array_position($1::uuid[], n.id)]
+WHERE n.id = ANY($1::uuid[])`;
+
+const UPDATE_JOBS = `
+UPDATE jobs j SET status = r.status, provider_id = COALESCE(r.provider_id, j.provider_id), output = COALESCE(r.output, j.output), updated_at = now()
+FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb)
+WHERE j.id = r.id`;
+
+const INSERT_DETAILS = `
+INSERT INTO execution_details (environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry)
+SELECT environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry
+FROM jsonb_to_recordset($1::jsonb) AS r(environment_id uuid, job_id uuid, notification_id uuid, status text, source text, detail text, provider_id text, raw text, is_retry boolean)`;
+
+const INSERT_MESSAGES = `
+INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
+  subject, body, avatar, primary_action, secondary_action, redirect, data, tags, workflow, severity, context_keys, status, provider_message_id, delivered_at)
+SELECT r.environment_id, r.notification_id, r.job_id, r.subscriber_id, r.transaction_id, r.channel, r.provider_id, r.integration_id, r.destination,
+  r.subject, r.body, r.avatar, r.primary_action, r.secondary_action, r.redirect, r.data, r.tags, r.workflow, r.severity, r.context_keys, r.status,
+  r.provider_message_id, CASE WHEN r.status = 'sent' THEN ARRAY[now()] ELSE '{}' END
+FROM jsonb_to_recordset($1::jsonb) AS r(environment_id uuid, notification_id uuid, job_id uuid, subscriber_id uuid, transaction_id text, channel text,
+  provider_id text, integration_id uuid, destination jsonb, subject text, body text, avatar text, primary_action jsonb, secondary_action jsonb,
+  redirect jsonb, data jsonb, tags text[], workflow jsonb, severity text, context_keys text[], status text, provider_message_id text)
+ON CONFLICT (job_id) DO NOTHING`;
+
+// The next pending job of each notification becomes due (queued) or waits (delayed) until run_at.
+const ADVANCE = `
+WITH input AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(notification_id uuid, position int, run_at timestamptz)
+), nxt AS (
+  SELECT DISTINCT ON (j.notification_id) j.id, i.run_at
+  FROM jobs j JOIN input i ON j.notification_id = i.notification_id AND j.position > i.position AND j.status = 'pending'
+  ORDER BY j.notification_id, j.position
+)
+UPDATE jobs SET status = CASE WHEN nxt.run_at <= now() THEN 'queued' ELSE 'delayed' END, run_at = nxt.run_at, updated_at = now()
+FROM nxt WHERE jobs.id = nxt.id
+RETURNING jobs.notification_id, jobs.status, jobs.run_at`;
+
+function preferenceLevels(rows: Array<{ workflow_id: string | null; enabled: boolean | null; channels: SubscriberPreferenceRecord['channels'] }> | null) {
+  const global = rows?.find((r) => r.workflow_id === null);
+  const perWorkflow = rows?.find((r) => r.workflow_id !== null);
+  const level = (r: typeof global) => (r ? { enabled: r.enabled, channels: r.channels ?? {} } : null);
+  return { global: level(global), perWorkflow: level(perWorkflow) };
+}
+
+/** Claims and records step runs for batches of notifications with a handful of set-based statements. */
+export class SqlJobRepository implements JobRepository {
+  constructor(
+    private readonly pool: Pool,
+    private readonly queue: PgBossDeliveryQueue,
+  ) {}
+
+  async claim(notificationIds: string[]): Promise<RunnableJob[]> {
+    if (!notificationIds.length) return [];
+    const claimed = await this.pool.query<{ id: string; notification_id: string; workflow_step_id: string; attempts: number }>(CLAIM, [notificationIds]);
+    if (!claimed.rows.length) return [];
+    const ids = claimed.rows.map((r) => r.notification_id);
+    const { rows } = await this.pool.query(CONTEXT, [ids, claimed.rows.map((r) => r.workflow_step_id)]);
+    const byNotification = new Map(rows.map((r) => [r.notification_id as string, r]));
+    return claimed.rows.flatMap((job) => {
+      const r = byNotification.get(job.notification_id);
+      if (!r) return [];
+      const s = r.subscriber;
+      const step = r.step;
+      return [
+        {
+          jobId: job.id,
+          notificationId: job.notification_id,
+          environmentId: r.environment_id,
+          transactionId: r.transaction_id,
+          attempts: job.attempts,
+          step: {
+            id: step.id,
+            stepId: step.step_id,
+            name: step.name,
+            type: step.type,
+            active: step.active,
+            position: step.position,
+            controlValues: step.control_values ?? {},
+            skip: step.skip ?? null,
+            filters: step.filters ?? [],
+          },
+          workflow: { ...r.workflow, preferences: r.workflow.preferences ?? {} },
+          subscriber: {
+            id: s.id,
+            environmentId: s.environment_id,
+            subscriberId: s.subscriber_id,
+            firstName: s.first_name,
+            lastName: s.last_name,
+            email: s.email,
+            phone: s.phone,
+            avatar: s.avatar,
+            locale: s.locale,
+            timezone: s.timezone,
+            data: s.data,
+            channels: s.channels ?? [],
+            isOnline: s.is_online,
+            lastOnlineAt: s.last_online_at ? new Date(s.last_online_at) : null,
+            version: s.version,
+            deleted: s.deleted,
+            createdAt: new Date(s.created_at),
+            updatedAt: new Date(s.updated_at),
+          },
+          payload: r.payload ?? {},
+          overrides: r.overrides ?? {},
+          contextKeys: r.context_keys ?? [],
+          steps: r.outputs ?? {},
+          preferences: preferenceLevels(r.preferences),
+        },
+      ];
+    });
+  }
+
+  requeueStalled(idleMs: number): Promise<{ events: number; notifications: number }> {
+    return inTransaction(this.pool, async (client) => {
+      const events = await client.query<{ id: string }>(
+        "SELECT id FROM events WHERE status = 'fanning_out' AND created_at < now() - make_interval(secs => $1 / 1000.0) LIMIT 1000",
+        [idleMs],
+      );
+      const jobs = await client.query<{ notification_id: string }>(
+        `SELECT DISTINCT notification_id FROM jobs
+         WHERE (status IN ('queued', 'delayed') AND run_at < now() - make_interval(secs => $1 / 1000.0) AND updated_at < now() - make_interval(secs => $1 / 1000.0))
+            OR (status = 'running' AND updated_at < now() - interval '${LEASE}')
+         LIMIT 50000`,
+        [idleMs],
+      );
+      const notificationIds = jobs.rows.map((r) => r.notification_id);
+      await this.queue.enqueueIn(client, [
+        ...fanoutWork(events.rows.map((e) => e.id)),
+        ...stepsWork(notificationIds),
+      ]);
+      return { events: events.rows.length, notifications: notificationIds.length };
+    });
+  }
+
+  record(outcomes: JobOutcome[]): Promise<string[]> {
+    if (!outcomes.length) return Promise.resolve([]);
+    const now = Date.now();
+    return inTransaction(this.pool, async (client) => {
+      await client.query(UPDATE_JOBS, [
+        JSON.stringify(outcomes.map((o) => ({ id: o.job.jobId, status: o.status, provider_id: o.providerId ?? null, output: o.output ?? null }))),
+      ]);
+      const details = outcomes.flatMap((o) =>
+        o.details.map((d) => ({
+          environment_id: o.job.environmentId,
+          job_id: o.job.jobId,
+          notification_id: o.job.notificationId,
+          status: d.status,
+          source: d.source,
+          detail: d.detail,
+          provider_id: d.providerId ?? null,
+          raw: d.raw ?? null,
+          is_retry: o.job.attempts > 1,
+        })),
+      );
+      if (details.length) await client.query(INSERT_DETAILS, [JSON.stringify(details)]);
+      const messages = outcomes.flatMap((o) => {
+        const m = o.message;
+        if (!m) return [];
+        const { job } = o;
+        return [
+          {
+            environment_id: job.environmentId,
+            notification_id: job.notificationId,
+            job_id: job.jobId,
+            subscriber_id: job.subscriber.id,
+            transaction_id: job.transactionId,
+            channel: m.channel,
+            provider_id: m.providerId,
+            integration_id: m.integrationId,
+            destination: m.destination ?? null,
+            subject: m.subject,
+            body: m.body,
+            avatar: m.avatar ?? null,
+            primary_action: m.primaryAction ?? null,
+            secondary_action: m.secondaryAction ?? null,
+            redirect: m.redirect ?? null,
+            data: m.data ?? null,
+            tags: job.workflow.tags,
+            workflow: {
+              id: job.workflow.id,
+              identifier: job.workflow.identifier,
+              name: job.workflow.name,
+              critical: job.workflow.critical,
+              tags: job.workflow.tags,
+              data: job.workflow.data ?? undefined,
+              severity: job.workflow.severity,
+            },
+            severity: job.workflow.severity,
+            context_keys: job.contextKeys,
+            status: m.status,
+            provider_message_id: m.providerMessageId ?? null,
+          },
+        ];
+      });
+      if (messages.length) await client.query(INSERT_MESSAGES, [JSON.stringify(messages)]);
+      const halted = outcomes.filter((o) => o.halt).map((o) => o.job.notificationId);
+      if (halted.length) {
+        await client.query("UPDATE jobs SET status = 'canceled', updated_at = now() WHERE notification_id = ANY($1::uuid[]) AND status = 'pending'", [halted]);
+      }
+      const advancing = outcomes
+        .filter((o) => !o.halt)
+        .map((o) => ({ notification_id: o.job.notificationId, position: o.job.step.position, run_at: new Date(o.nextRunAt?.getTime() ?? now).toISOString() }));
+      const { rows } = advancing.length
+        ? await client.query<{ notification_id: string; status: string; run_at: Date }>(ADVANCE, [JSON.stringify(advancing)])
+        : { rows: [] };
+      const dueNow = rows.filter((r) => r.status === 'queued').map((r) => r.notification_id);
+      // Work due later is queued to start then; work due now continues in this worker.
+      const later = new Map<number, string[]>();
+      for (const r of rows.filter((r) => r.status === 'delayed')) {
+        const at = new Date(r.run_at).getTime();
+        later.set(at, [...(later.get(at) ?? []), r.notification_id]);
+      }
+      if (later.size) await this.queue.enqueueIn(client, [...later].flatMap(([at, ids]) => stepsWork(ids, new Date(at))));
+      return dueNow;
+    });
+  }
+}

@@ -1,0 +1,12 @@
+import { randomUUID } from 'node:crypto';
+import type { DeliveryProvider, ProviderReceipt } from '@herald/domain';
+
+/**
+ * The built-in development sinks (`<service>-email`, `<service>-sms`): nothing leaves the machine.
+ * The message row the engine stores for the step IS the outbox entry, readable through the API.
+ */
+export class OutboxProvider implements DeliveryProvider {
+  async send(): Promise<ProviderReceipt> {
+    return { providerMessageId: `outbox-${randomUUID()}` };
+  }
+}

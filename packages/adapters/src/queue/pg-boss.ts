@@ -1,0 +1,33 @@
+import { PgBoss, type ConstructorOptions } from 'pg-boss';
+import type { Logger } from 'pino';
+
+export type { PgBoss };
+
+/** pg-boss settings a caller may override; the connection always comes from `url`. */
+export type PgBossOptions = Omit<ConstructorOptions, 'connectionString' | 'db'>;
+
+/**
+ * The one pg-boss instance of a process, shared by every queue and schedule in it. It has its own
+ * small pool. Installs or migrates pg-boss's schema (`pgboss`) on first start; safe when several
+ * processes start at once.
+ */
+export async function startPgBoss(url: string, log: Logger, options: PgBossOptions = {}): Promise<PgBoss> {
+  const boss = new PgBoss({
+    max: 5,
+    application_name: 'herald-pg-boss',
+    // Workers in every process wake on committed work (LISTEN/NOTIFY) instead of waiting for a poll.
+    useListenNotify: true,
+    ...options,
+    connectionString: url,
+  });
+  // Without a listener an 'error' event would throw; pg-boss recovers from these on its own.
+  boss.on('error', (err) => log.error({ err }, 'pg-boss error'));
+  boss.on('warning', (warning) => log.warn({ warning }, 'pg-boss warning'));
+  await boss.start();
+  return boss;
+}
+
+/** Stops fetching, lets running jobs finish for up to `timeoutMs`, then closes pg-boss's pool. */
+export async function stopPgBoss(boss: PgBoss, timeoutMs = 10_000): Promise<void> {
+  await boss.stop({ graceful: true, close: true, timeout: timeoutMs });
+}

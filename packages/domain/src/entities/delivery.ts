@@ -1,0 +1,106 @@
+import type { SubscriberInput } from './subscriber';
+import type { ChannelType, Severity, WorkflowStepType } from './channel';
+import type { WorkflowPreferenceDefaults } from './preferences';
+import type { StepFilter } from './step-filter';
+import type { JsonLogicRule } from '../rules/json-logic';
+
+export type JsonObject = Record<string, unknown>;
+
+/** The statuses the trigger operation answers with (spec operation 20). */
+export type TriggerStatus =
+  | 'error'
+  | 'trigger_not_active'
+  | 'no_workflow_active_steps_defined'
+  | 'no_workflow_steps_defined'
+  | 'processed'
+  | 'no_tenant_found'
+  | 'invalid_recipients';
+
+/** A job's life: queued -> running -> completed | skipped | failed, or delayed -> queued again. */
+export type JobStatus = 'pending' | 'queued' | 'running' | 'delayed' | 'completed' | 'skipped' | 'failed' | 'canceled';
+export type DetailStatus = 'Success' | 'Warning' | 'Failed' | 'Pending' | 'Queued' | 'ReadConfirmation';
+export type DetailSource = 'Credentials' | 'Internal' | 'Payload' | 'Webhook';
+
+/** One decision of the engine, recorded as an execution detail a person can read. */
+export interface ExecutionDetailDraft {
+  status: DetailStatus;
+  source: DetailSource;
+  detail: string;
+  providerId?: string | null;
+  raw?: string | null;
+}
+
+/** A step as the engine runs it. */
+export interface DeliveryStep {
+  id: string;
+  stepId: string;
+  name: string;
+  type: WorkflowStepType;
+  active: boolean;
+  position: number;
+  controlValues: JsonObject;
+  skip: JsonLogicRule | null;
+  filters: StepFilter[];
+}
+
+/** A workflow as the trigger and the engine need it. */
+export interface DeliveryWorkflow {
+  id: string;
+  identifier: string;
+  name: string;
+  active: boolean;
+  critical: boolean;
+  severity: Severity;
+  tags: string[];
+  data: JsonObject | null;
+  payloadSchema: JsonObject | null;
+  preferences: WorkflowPreferenceDefaults;
+  steps: DeliveryStep[];
+}
+
+export interface TopicRecipient {
+  topicKey: string;
+  exclude: string[];
+}
+
+/** `to` of a trigger after normalisation. */
+export interface Recipients {
+  /** Subscribers named directly, by id, in order, without duplicates. */
+  subscriberIds: string[];
+  /** Subscriber objects to create or update before delivery. */
+  upserts: SubscriberInput[];
+  topics: TopicRecipient[];
+}
+
+/** Everything an accepted trigger commits at once (the outbox row and its first work). */
+export interface TriggerAcceptance {
+  environmentId: string;
+  workflow: DeliveryWorkflow;
+  transactionId: string;
+  payload: JsonObject;
+  overrides: JsonObject;
+  to: unknown;
+  actor: { subscriberId: string } | null;
+  tenant: JsonObject | string | null;
+  contextKeys: string[];
+  recipients: Recipients;
+  /** Subscriber objects in `to` and the actor object, created or updated in the same transaction. */
+  upserts: SubscriberInput[];
+}
+
+/** A message a channel step produced, written beside its job. */
+export interface MessageDraft {
+  channel: ChannelType;
+  providerId: string | null;
+  integrationId: string | null;
+  destination: unknown;
+  subject: string | null;
+  body: string;
+  avatar?: string | null;
+  primaryAction?: JsonObject | null;
+  secondaryAction?: JsonObject | null;
+  redirect?: JsonObject | null;
+  data?: JsonObject | null;
+  status: 'sent' | 'failed';
+  providerMessageId?: string | null;
+}

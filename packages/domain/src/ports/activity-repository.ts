@@ -1,0 +1,14 @@
+import type { ActivityFilter, ActivityNotification, ActivityPage } from '../entities/activity';
+
+export const ActivityRepository = Symbol.for('ActivityRepository');
+
+export interface ActivityRepository {
+  /**
+   * One page of the environment's notifications matching every filter, newest first
+   * (createdAt then id, descending), each with its subscriber, workflow and jobs.
+   * `hasMore` is true when a further page has at least one row.
+   */
+  list(environmentId: string, filter: ActivityFilter, page: ActivityPage): Promise<{ notifications: ActivityNotification[]; hasMore: boolean }>;
+  /** null when no notification of the environment has that id, including ids that are not ids at all. */
+  findById(environmentId: string, notificationId: string): Promise<ActivityNotification | null>;
+}

@@ -1,0 +1,38 @@
+import type { ChannelType } from '../entities/channel';
+import type { ChannelEndpoint, EndpointAddress, EndpointType } from '../entities/channel-endpoint';
+import type { CursorPage, CursorQuery } from '../shared/pagination';
+
+export const ChannelEndpointRepository = Symbol.for('ChannelEndpointRepository');
+
+export interface NewChannelEndpoint {
+  identifier: string;
+  integrationId: string;
+  connectionId: string | null;
+  /** Internal subscriber id (the row id). */
+  subscriberRowId: string;
+  contextKeys: string[];
+  type: EndpointType;
+  endpoint: EndpointAddress;
+}
+
+/** List filters; contextKeys matches the stored (sorted) keys exactly. */
+export interface ChannelEndpointFilter {
+  subscriberId?: string;
+  contextKeys?: string[];
+  channel?: ChannelType;
+  providerId?: string;
+  integrationIdentifier?: string;
+  connectionIdentifier?: string;
+}
+
+export type ChannelEndpointOrderBy = 'createdAt' | 'updatedAt';
+
+export interface ChannelEndpointRepository {
+  /** null when the identifier is taken. */
+  create(environmentId: string, input: NewChannelEndpoint): Promise<ChannelEndpoint | null>;
+  findByIdentifier(environmentId: string, identifier: string): Promise<ChannelEndpoint | null>;
+  list(environmentId: string, filter: ChannelEndpointFilter, page: CursorQuery<ChannelEndpointOrderBy>): Promise<CursorPage<ChannelEndpoint>>;
+  /** Replaces the address; null when not found. */
+  updateEndpoint(environmentId: string, identifier: string, endpoint: EndpointAddress): Promise<ChannelEndpoint | null>;
+  delete(environmentId: string, identifier: string): Promise<boolean>;
+}

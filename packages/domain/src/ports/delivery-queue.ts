@@ -1,0 +1,19 @@
+export const DeliveryQueue = Symbol.for('DeliveryQueue');
+
+export interface DeliveryWorkHandlers {
+  /** Expands the topic recipients of these events. */
+  fanout(eventIds: string[]): Promise<void>;
+  /** Runs the due steps of these notifications. */
+  steps(notificationIds: string[]): Promise<void>;
+}
+
+/**
+ * The durable work queue between the API and the workers. Work is enqueued by the repositories
+ * inside the transactions that create it; this port consumes it. A handler that throws has its
+ * work retried with backoff; any number of processes may consume, and a unit of work is handed to
+ * one consumer at a time.
+ */
+export interface DeliveryQueue {
+  consume(handlers: DeliveryWorkHandlers): Promise<void>;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,57 @@
+import type { DeliveryStep, DeliveryWorkflow, ExecutionDetailDraft, JobStatus, JsonObject, MessageDraft } from '../entities/delivery';
+import type { SubscriberPreferenceRecord } from '../entities/preferences';
+import type { Subscriber } from '../entities/subscriber';
+
+export const JobRepository = Symbol.for('JobRepository');
+
+/** A claimed job with everything its step needs to run. */
+export interface RunnableJob {
+  jobId: string;
+  notificationId: string;
+  environmentId: string;
+  transactionId: string;
+  attempts: number;
+  step: DeliveryStep;
+  workflow: Omit<DeliveryWorkflow, 'steps' | 'payloadSchema'>;
+  subscriber: Subscriber;
+  payload: JsonObject;
+  overrides: JsonObject;
+  contextKeys: string[];
+  /** Outputs of this notification's finished steps, by stepId. */
+  steps: Record<string, unknown>;
+  preferences: { global: SubscriberPreferenceRecord | null; perWorkflow: SubscriberPreferenceRecord | null };
+}
+
+export interface JobOutcome {
+  job: RunnableJob;
+  status: Extract<JobStatus, 'completed' | 'skipped' | 'failed'>;
+  details: ExecutionDetailDraft[];
+  providerId?: string | null;
+  message?: MessageDraft;
+  output?: JsonObject;
+  /** When the next step may run (delay steps); now when absent. */
+  nextRunAt?: Date;
+  /** Cancel the notification's remaining steps. */
+  halt?: boolean;
+}
+
+export interface JobRepository {
+  /**
+   * Claims the next due job of each notification (queued or delayed, run_at passed) by moving it
+   * to running; concurrent claimers never get the same job. A job left running past the lease by a
+   * crashed worker is claimed again. Notifications with nothing due are left out.
+   */
+  claim(notificationIds: string[]): Promise<RunnableJob[]>;
+  /**
+   * Writes every outcome in ONE transaction (job statuses, execution details, messages, outputs),
+   * queues each notification's next job, and schedules work for the ones due later.
+   * Returns the notifications whose next job is due now.
+   */
+  record(outcomes: JobOutcome[]): Promise<string[]>;
+  /**
+   * Queues work again for what a crashed process left behind: events still fanning out and due
+   * jobs (queued, delayed past run_at, or running past the lease) untouched for `idleMs`.
+   * Safe to run anywhere at any time: claims and fan-out chunks are idempotent.
+   */
+  requeueStalled(idleMs: number): Promise<{ events: number; notifications: number }>;
+}

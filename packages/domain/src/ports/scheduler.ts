@@ -1,0 +1,11 @@
+export const Scheduler = Symbol.for('Scheduler');
+
+export interface Scheduler {
+  /**
+   * Runs `task` on every tick of the cron expression (UTC, minute precision), once per tick across all
+   * processes that registered the same `name`, whichever picks it up. Register a name once per process;
+   * the latest expression registered anywhere wins. A tick missed while no process ran is skipped. A task
+   * that throws is logged, not retried: the next tick runs it again.
+   */
+  every(name: string, cron: string, task: () => Promise<void>): Promise<void>;
+}

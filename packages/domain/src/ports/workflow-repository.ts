@@ -1,0 +1,46 @@
+import type { Workflow, WorkflowChanges, WorkflowDraft, WorkflowOrderBy } from '../entities/workflow';
+import type { OrderDirection } from '../shared/pagination';
+
+export const WorkflowRepository = Symbol.for('WorkflowRepository');
+
+export interface WorkflowFilter {
+  /** Case-insensitive substring of the name or the trigger identifier. */
+  query?: string;
+  /** Workflows carrying at least one of these tags. */
+  tags?: string[];
+}
+
+export interface WorkflowOrder {
+  orderBy: WorkflowOrderBy;
+  orderDirection: OrderDirection;
+}
+
+export interface OffsetPage {
+  offset: number;
+  limit: number;
+}
+
+export interface WorkflowRepository {
+  /**
+   * Inserts the workflow and its steps (in the given order) in one transaction.
+   * Throws DomainError WORKFLOW_ALREADY_EXISTS when the environment has that workflowId.
+   */
+  create(environmentId: string, draft: WorkflowDraft): Promise<Workflow>;
+  /** By trigger identifier first, then by internal id; null when neither matches in the environment. */
+  find(environmentId: string, reference: string): Promise<Workflow | null>;
+  /**
+   * Replaces the attributes and the whole step list in one transaction. A step whose stepId stays
+   * keeps its internal id; steps no longer listed are removed. null when the workflow is gone;
+   * throws WORKFLOW_ALREADY_EXISTS when a changed workflowId is taken.
+   */
+  replace(environmentId: string, id: string, draft: WorkflowDraft): Promise<Workflow | null>;
+  /** Applies the defined attributes (steps untouched); null when not found. */
+  update(environmentId: string, id: string, changes: WorkflowChanges): Promise<Workflow | null>;
+  /** Removes the workflow with its steps and subscriber preferences for it; false when not found. */
+  delete(environmentId: string, id: string): Promise<boolean>;
+  /**
+   * Matching workflows with their steps, ordered (ties broken by id) and the total number of
+   * matches. Without `page` every match is returned.
+   */
+  list(environmentId: string, filter: WorkflowFilter, order: WorkflowOrder, page?: OffsetPage): Promise<{ workflows: Workflow[]; totalCount: number }>;
+}

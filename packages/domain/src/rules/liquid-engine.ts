@@ -1,0 +1,89 @@
+import { Liquid, type Template } from 'liquidjs';
+
+/** Where the segments of a variable reference start; `a[b.c]` yields ['a', <dynamic>]. */
+export type VariablePath = Array<string | number>;
+
+const MAX_TEMPLATE_CHARS = 100_000;
+
+/**
+ * The one Liquid engine, shared by preview and delivery: parsed templates are cached, unknown
+ * filters are errors (a typo must not render silently), undefined variables render empty, and
+ * render time, memory and template size are bounded so a hostile template cannot stall the process.
+ */
+const engine = new Liquid({
+  strictFilters: true,
+  strictVariables: false,
+  ownPropertyOnly: true,
+  cache: 1000,
+  parseLimit: MAX_TEMPLATE_CHARS,
+  renderLimit: 1_000,
+  memoryLimit: 16_000_000,
+  timezoneOffset: 0,
+});
+
+/** `{{ count | pluralize: 'comment' }}` -> "3 comments"; an explicit plural for irregular words. */
+engine.registerFilter('pluralize', (count: unknown, singular: unknown = 'item', plural?: unknown) => {
+  const n = Number(count);
+  const word = n === 1 ? String(singular) : plural !== undefined ? String(plural) : `${String(singular)}s`;
+  return `${Number.isFinite(n) ? n : 0} ${word}`;
+});
+
+function pick(value: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), value);
+}
+
+/**
+ * `{{ steps.digest-step.events | digest: 2, 'payload.name' }}` -> "Ada, Bob and 3 others":
+ * names the first `max` events by the value at `key` and counts the rest.
+ */
+engine.registerFilter('digest', (events: unknown, max: unknown = 2, key: unknown = 'payload.name', separator: unknown = ', ') => {
+  if (!Array.isArray(events)) return '';
+  const limit = Math.max(1, Math.floor(Number(max)) || 2);
+  const names = events.map((e) => pick(e, String(key))).filter((v) => v !== undefined && v !== null && v !== '').map(String);
+  const shown = names.slice(0, limit);
+  const rest = events.length - shown.length;
+  if (rest <= 0) return shown.length > 1 ? `${shown.slice(0, -1).join(String(separator))} and ${shown[shown.length - 1]}` : (shown[0] ?? '');
+  return `${shown.join(String(separator))} and ${rest} ${rest === 1 ? 'other' : 'others'}`;
+});
+
+export interface TemplateAnalysis {
+  /** Global variables the template reads (loop and assign locals excluded), leading static segments only. */
+  variables: VariablePath[];
+  /** Why the template does not parse (syntax, unknown filter), or undefined. */
+  error?: string;
+}
+
+export function hasLiquid(text: string): boolean {
+  return text.includes('{{') || text.includes('{%');
+}
+
+function parse(source: string): Template[] {
+  return engine.parse(source);
+}
+
+/** Static analysis without rendering: what a template reads and whether it parses. */
+export function analyzeTemplate(source: string): TemplateAnalysis {
+  if (!hasLiquid(source)) return { variables: [] };
+  try {
+    const segments = engine.globalVariableSegmentsSync(parse(source));
+    const variables = segments.map((path) => {
+      const stop = path.findIndex((s) => Array.isArray(s));
+      return (stop === -1 ? path : path.slice(0, stop)) as VariablePath;
+    });
+    return { variables: variables.filter((v) => v.length > 0) };
+  } catch (error) {
+    return { variables: [], error: cleanMessage(error) };
+  }
+}
+
+/** Renders one template against a scope; throws a Liquid error with a readable message. */
+export async function renderTemplate(source: string, scope: Record<string, unknown>): Promise<string> {
+  if (!hasLiquid(source)) return source;
+  return engine.render(parse(source), scope);
+}
+
+/** Liquid messages end with a source excerpt; keep the first line, which names the problem and position. */
+export function cleanMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0];
+}

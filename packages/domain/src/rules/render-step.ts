@@ -1,0 +1,153 @@
+import { assertNever, type WorkflowStepType } from '../entities/channel';
+import { isObject, NON_TEMPLATE_KEYS, type JsonObject } from './control-reader';
+import { cleanMessage, renderTemplate } from './liquid-engine';
+
+/** What templates can read; the delivery engine fills it from the trigger, the preview from its payload. */
+export interface RenderVariables {
+  payload?: JsonObject;
+  subscriber?: JsonObject;
+  /** Earlier steps' output by stepId, e.g. `steps.digest-step.events`. */
+  steps?: JsonObject;
+  context?: JsonObject;
+  env?: JsonObject;
+  actor?: JsonObject | null;
+}
+
+export interface RenderError {
+  title: string;
+  message: string;
+  hint: string;
+}
+
+export interface RedirectContent {
+  url: string;
+  target?: string;
+}
+
+export interface ActionContent {
+  label?: string;
+  redirect?: RedirectContent;
+}
+
+export interface InAppContent {
+  subject?: string;
+  body: string;
+  avatar?: string;
+  primaryAction?: ActionContent;
+  secondaryAction?: ActionContent;
+  redirect?: RedirectContent;
+  data?: JsonObject;
+}
+
+export interface HttpRequestContent {
+  method: string;
+  url: string;
+  headers: Array<{ key: string; value: string }>;
+  /** The request body exactly as it is sent (JSON text for key/value bodies). */
+  body: string;
+}
+
+export type StepContent =
+  | { type: 'in_app'; preview: InAppContent }
+  | { type: 'email'; preview: { subject: string; body: string } }
+  | { type: 'sms' | 'chat'; preview: { body: string } }
+  | { type: 'push'; preview: { subject: string; body: string } }
+  /** The timing controls as configured: amount, unit, digestKey, lookBackWindow, cron... */
+  | { type: 'digest' | 'delay' | 'throttle'; preview: JsonObject }
+  | { type: 'http_request'; preview: HttpRequestContent }
+  | { type: 'custom'; preview: JsonObject };
+
+/** A step's rendered content, or why its templates could not render: never a thrown template error. */
+export type StepRenderResult = StepContent | { type: WorkflowStepType; error: RenderError };
+
+class TemplateFailure extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+/** Renders every template leaf of a value, keeping its shape; enumerations pass through untouched. */
+async function renderDeep(value: unknown, scope: Record<string, unknown>, path: string): Promise<unknown> {
+  if (typeof value === 'string') {
+    try {
+      return await renderTemplate(value, scope);
+    } catch (error) {
+      throw new TemplateFailure(path, cleanMessage(error));
+    }
+  }
+  if (Array.isArray(value)) return Promise.all(value.map((v, i) => renderDeep(v, scope, `${path}[${i}]`)));
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = NON_TEMPLATE_KEYS.has(key) ? v : await renderDeep(v, scope, path ? `${path}.${key}` : key);
+  }
+  return out;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function requestBody(body: unknown): string {
+  if (typeof body === 'string') return body;
+  if (!Array.isArray(body)) return '';
+  return JSON.stringify(Object.fromEntries(body.map((pair: { key: string; value: string }) => [pair.key, pair.value])));
+}
+
+function content(type: WorkflowStepType, c: JsonObject): StepContent {
+  switch (type) {
+    case 'in_app': {
+      const { subject, body, avatar, primaryAction, secondaryAction, redirect, data } = c;
+      const preview = { body: text(body), subject, avatar, primaryAction, secondaryAction, redirect, data } as InAppContent;
+      return { type, preview: Object.fromEntries(Object.entries(preview).filter(([, v]) => v !== undefined)) as unknown as InAppContent };
+    }
+    case 'email':
+    case 'push':
+      return { type, preview: { subject: text(c.subject), body: text(c.body) } };
+    case 'sms':
+    case 'chat':
+      return { type, preview: { body: text(c.body) } };
+    case 'digest':
+    case 'delay':
+    case 'throttle':
+      return { type, preview: c };
+    case 'http_request':
+      return {
+        type,
+        preview: {
+          method: text(c.method) || 'POST',
+          url: text(c.url),
+          headers: (c.headers as HttpRequestContent['headers'] | undefined) ?? [],
+          body: requestBody(c.body),
+        },
+      };
+    case 'custom':
+      return { type, preview: c };
+    default:
+      return assertNever(type, 'step type');
+  }
+}
+
+/**
+ * THE renderer of step content, shared by the step preview and the delivery engine: renders each
+ * template among a step's (validated) control values with LiquidJS against the variables and shapes
+ * the result per step type. A template that fails to parse or render yields `error`, never a throw.
+ */
+export async function renderStepContent(type: WorkflowStepType, controlValues: JsonObject, variables: RenderVariables): Promise<StepRenderResult> {
+  const scope: Record<string, unknown> = { payload: {}, subscriber: {}, steps: {}, context: {}, env: {}, ...variables };
+  try {
+    const rendered = (await renderDeep(controlValues, scope, '')) as JsonObject;
+    return content(type, rendered);
+  } catch (error) {
+    if (!(error instanceof TemplateFailure)) throw error;
+    return {
+      type,
+      error: {
+        title: `Could not render ${error.path}`,
+        message: error.reason,
+        hint: `Check the Liquid syntax in ${error.path}: variables start with payload., subscriber., steps., context. or env., and filters must exist (e.g. default, date, pluralize, digest).`,
+      },
+    };
+  }
+}

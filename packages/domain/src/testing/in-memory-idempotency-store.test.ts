@@ -1,0 +1,4 @@
+import { idempotencyStoreContract } from './idempotency-store-contract';
+import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
+
+idempotencyStoreContract('in memory', () => new InMemoryIdempotencyStore());

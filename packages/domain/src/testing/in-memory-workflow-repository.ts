@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import type { Workflow, WorkflowChanges, WorkflowDraft } from '../entities/workflow';
+import { DomainError } from '../errors';
+import type { OffsetPage, WorkflowFilter, WorkflowOrder, WorkflowRepository } from '../ports/workflow-repository';
+
+/** A fake for domain tests, with the Prisma adapter's contract (see the port's comments). */
+export class InMemoryWorkflowRepository implements WorkflowRepository {
+  readonly rows = new Map<string, Workflow>();
+  private tick = 0;
+
+  // Strictly increasing timestamps keep ordering tests deterministic.
+  private now(): Date {
+    return new Date(Date.UTC(2026, 0, 1) + ++this.tick * 1000);
+  }
+
+  private clone(w: Workflow): Workflow {
+    return structuredClone(w);
+  }
+
+  private taken(environmentId: string, workflowId: string, except?: string): boolean {
+    return [...this.rows.values()].some((w) => w.environmentId === environmentId && w.workflowId === workflowId && w.id !== except);
+  }
+
+  async create(environmentId: string, draft: WorkflowDraft): Promise<Workflow> {
+    if (this.taken(environmentId, draft.workflowId)) {
+      throw new DomainError('WORKFLOW_ALREADY_EXISTS', `Workflow '${draft.workflowId}' already exists`);
+    }
+    const now = this.now();
+    const { origin = 'external', steps, ...attributes } = draft;
+    const workflow: Workflow = {
+      id: randomUUID(),
+      environmentId,
+      ...attributes,
+      origin,
+      lastTriggeredAt: null,
+      lastPublishedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      steps: steps.map((s) => ({ ...s, id: randomUUID() })),
+    };
+    this.rows.set(workflow.id, workflow);
+    return this.clone(workflow);
+  }
+
+  async find(environmentId: string, reference: string): Promise<Workflow | null> {
+    const all = [...this.rows.values()].filter((w) => w.environmentId === environmentId);
+    const found = all.find((w) => w.workflowId === reference) ?? all.find((w) => w.id === reference);
+    return found ? this.clone(found) : null;
+  }
+
+  async replace(environmentId: string, id: string, draft: WorkflowDraft): Promise<Workflow | null> {
+    const current = this.rows.get(id);
+    if (!current || current.environmentId !== environmentId) return null;
+    if (this.taken(environmentId, draft.workflowId, id)) {
+      throw new DomainError('WORKFLOW_ALREADY_EXISTS', `Workflow '${draft.workflowId}' already exists`);
+    }
+    const ids = new Map(current.steps.map((s) => [s.stepId, s.id]));
+    const { origin = current.origin, steps, ...attributes } = draft;
+    const next: Workflow = {
+      ...current,
+      ...attributes,
+      origin,
+      updatedAt: this.now(),
+      steps: steps.map((s) => ({ ...s, id: ids.get(s.stepId) ?? randomUUID() })),
+    };
+    this.rows.set(id, next);
+    return this.clone(next);
+  }
+
+  async update(environmentId: string, id: string, changes: WorkflowChanges): Promise<Workflow | null> {
+    const current = this.rows.get(id);
+    if (!current || current.environmentId !== environmentId) return null;
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    const next = { ...current, ...defined, updatedAt: this.now() };
+    this.rows.set(id, next);
+    return this.clone(next);
+  }
+
+  async delete(environmentId: string, id: string): Promise<boolean> {
+    const current = this.rows.get(id);
+    if (!current || current.environmentId !== environmentId) return false;
+    return this.rows.delete(id);
+  }
+
+  async list(environmentId: string, filter: WorkflowFilter, order: WorkflowOrder, page?: OffsetPage) {
+    const query = filter.query?.toLowerCase();
+    const matches = [...this.rows.values()]
+      .filter((w) => w.environmentId === environmentId)
+      .filter((w) => !query || w.name.toLowerCase().includes(query) || w.workflowId.toLowerCase().includes(query))
+      .filter((w) => !filter.tags?.length || w.tags.some((t) => filter.tags!.includes(t)))
+      .sort((a, b) => {
+        const [x, y] = [a[order.orderBy], b[order.orderBy]];
+        // Never-triggered workflows come last in either direction.
+        if ((x === null) !== (y === null)) return x === null ? 1 : -1;
+        const cmp = x !== null && y !== null && x < y ? -1 : x !== null && y !== null && x > y ? 1 : a.id.localeCompare(b.id);
+        return order.orderDirection === 'ASC' ? cmp : -cmp;
+      });
+    const slice = page ? matches.slice(page.offset, page.offset + page.limit) : matches;
+    return { workflows: slice.map((w) => this.clone(w)), totalCount: matches.length };
+  }
+}

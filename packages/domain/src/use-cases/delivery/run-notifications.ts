@@ -1,0 +1,126 @@
+import { assertNever, isChannelType } from '../../entities/channel';
+import type { JobOutcome, JobRepository, RunnableJob } from '../../ports/job-repository';
+import { evaluateStepFilters } from '../../rules/evaluate-step-filters';
+import { evaluateJsonLogic } from '../../rules/json-logic';
+import { resolvePreferences } from '../../rules/resolve-preferences';
+import type { StepHandler, StepResult, StepVariables } from './steps/step-handler';
+
+export const RUN_SLICE = 500;
+
+export interface StepHandlers {
+  in_app: StepHandler;
+  email: StepHandler;
+  sms: StepHandler;
+  chat: StepHandler;
+  push: StepHandler;
+  custom: StepHandler;
+  delay: StepHandler;
+  http_request: StepHandler;
+  digest: StepHandler;
+  throttle: StepHandler;
+}
+
+export function stepVariables(job: RunnableJob): StepVariables {
+  const { subscriber } = job;
+  return {
+    payload: job.payload,
+    subscriber: {
+      subscriberId: subscriber.subscriberId,
+      firstName: subscriber.firstName,
+      lastName: subscriber.lastName,
+      email: subscriber.email,
+      phone: subscriber.phone,
+      avatar: subscriber.avatar,
+      locale: subscriber.locale,
+      timezone: subscriber.timezone,
+      data: subscriber.data ?? {},
+    },
+    steps: job.steps,
+    context: Object.fromEntries(job.contextKeys.map((k) => [k.slice(0, k.indexOf(':')), k.slice(k.indexOf(':') + 1)])),
+  };
+}
+
+/**
+ * Runs workflow steps for a batch of notifications, in order: the step's skip condition and legacy
+ * filters, then the subscriber's preferences for a channel step, then the step's handler. Steps due
+ * now run one after another in this call; later ones are scheduled by the repository.
+ */
+export class RunNotifications {
+  constructor(
+    private readonly jobs: JobRepository,
+    private readonly handlers: StepHandlers,
+  ) {}
+
+  async execute(notificationIds: string[]): Promise<{ jobsRun: number }> {
+    let jobsRun = 0;
+    // Bounded slices keep each claim and each recording transaction small.
+    for (let i = 0; i < notificationIds.length; i += RUN_SLICE) {
+      jobsRun += await this.runSlice(notificationIds.slice(i, i + RUN_SLICE));
+    }
+    return { jobsRun };
+  }
+
+  private async runSlice(notificationIds: string[]): Promise<number> {
+    let pending = notificationIds;
+    let jobsRun = 0;
+    while (pending.length) {
+      const claimed = await this.jobs.claim(pending);
+      if (!claimed.length) break;
+      const outcomes = await Promise.all(claimed.map((job) => this.runOne(job)));
+      jobsRun += outcomes.length;
+      pending = await this.jobs.record(outcomes);
+    }
+    return jobsRun;
+  }
+
+  async runOne(job: RunnableJob): Promise<JobOutcome> {
+    const variables = stepVariables(job);
+    const { step } = job;
+    const skip = evaluateJsonLogic(step.skip, variables);
+    if (step.skip && skip.matched) return this.skipped(job, 'skipped: skip condition is true');
+    if (skip.error) return this.skipped(job, `skipped: ${skip.error}`);
+    const filters = evaluateStepFilters(step.filters, { subscriber: variables.subscriber, payload: job.payload });
+    if (!filters.passed) return this.skipped(job, 'skipped: condition false');
+    if (isChannelType(step.type)) {
+      const resolved = resolvePreferences({
+        workflow: { critical: job.workflow.critical, defaults: job.workflow.preferences },
+        global: job.preferences.global,
+        perWorkflow: job.preferences.perWorkflow,
+      });
+      if (!resolved.channels[step.type]) {
+        const source = resolved.overrides.find((o) => o.channel === step.type)?.source ?? 'workflow';
+        const by = source === 'workflow' ? 'the workflow defaults' : source === 'global' ? 'subscriber (global)' : 'subscriber';
+        return this.skipped(job, `skipped: preference ${step.type} disabled by ${by}`);
+      }
+    }
+    let result: StepResult;
+    try {
+      result = await this.handler(step.type).run(job, variables);
+    } catch (error) {
+      result = { status: 'failed', details: [{ status: 'Failed', source: 'Internal', detail: `step error: ${(error as Error).message}` }] };
+    }
+    return { job, ...result };
+  }
+
+  private skipped(job: RunnableJob, detail: string): JobOutcome {
+    return { job, status: 'skipped', details: [{ status: 'Success', source: 'Internal', detail }] };
+  }
+
+  private handler(type: RunnableJob['step']['type']): StepHandler {
+    switch (type) {
+      case 'in_app':
+      case 'email':
+      case 'sms':
+      case 'chat':
+      case 'push':
+      case 'custom':
+      case 'delay':
+      case 'http_request':
+      case 'digest':
+      case 'throttle':
+        return this.handlers[type];
+      default:
+        return assertNever(type, 'step type');
+    }
+  }
+}

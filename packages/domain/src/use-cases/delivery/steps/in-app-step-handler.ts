@@ -1,0 +1,41 @@
+import type { JsonObject } from '../../../entities/delivery';
+import type { RunnableJob } from '../../../ports/job-repository';
+import { renderStepContent, type ActionContent } from '../../../rules/render-step';
+import { failed, type StepHandler, type StepResult, type StepVariables } from './step-handler';
+
+function action(value: ActionContent | undefined): JsonObject | null {
+  if (!value?.label) return null;
+  return { label: value.label, isCompleted: false, ...(value.redirect ? { redirect: value.redirect } : {}) };
+}
+
+/** Renders the in-app controls (the same renderer as the step preview) and stores the result in the inbox. */
+export class InAppStepHandler implements StepHandler {
+  constructor(private readonly providerId: string) {}
+
+  async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
+    const rendered = await renderStepContent('in_app', job.step.controlValues, variables);
+    if ('error' in rendered) return failed(`template error: ${rendered.error.title}: ${rendered.error.message}`, 'Payload');
+    if (rendered.type !== 'in_app') return failed(`renderer returned ${rendered.type} content for an in_app step`);
+    const c = rendered.preview;
+    if (!c.body?.trim()) return failed('template error: the rendered in-app body is empty', 'Payload');
+    return {
+      status: 'completed',
+      providerId: this.providerId,
+      details: [{ status: 'Success', source: 'Internal', detail: `in-app message stored in the inbox of ${job.subscriber.subscriberId}`, providerId: this.providerId }],
+      message: {
+        channel: 'in_app',
+        providerId: this.providerId,
+        integrationId: null,
+        destination: { subscriberId: job.subscriber.subscriberId },
+        subject: c.subject || null,
+        body: c.body,
+        avatar: c.avatar || null,
+        primaryAction: action(c.primaryAction),
+        secondaryAction: action(c.secondaryAction),
+        redirect: c.redirect ? { ...c.redirect } : null,
+        data: c.data ?? null,
+        status: 'sent',
+      },
+    };
+  }
+}

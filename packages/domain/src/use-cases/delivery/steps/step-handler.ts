@@ -1,0 +1,31 @@
+import type { ExecutionDetailDraft, JsonObject, MessageDraft } from '../../../entities/delivery';
+import type { RunnableJob } from '../../../ports/job-repository';
+
+/** The variables templates and conditions see. */
+export interface StepVariables {
+  payload: JsonObject;
+  subscriber: JsonObject;
+  steps: Record<string, unknown>;
+  context: Record<string, string>;
+}
+
+export interface StepResult {
+  status: 'completed' | 'skipped' | 'failed';
+  details: ExecutionDetailDraft[];
+  providerId?: string | null;
+  message?: MessageDraft;
+  output?: JsonObject;
+  nextRunAt?: Date;
+  /** Cancels the notification's remaining steps. */
+  halt?: boolean;
+}
+
+/** One per step type, each with the narrow dependencies its type needs. */
+export interface StepHandler {
+  run(job: RunnableJob, variables: StepVariables): Promise<StepResult>;
+}
+
+export const failed = (detail: string, source: ExecutionDetailDraft['source'] = 'Internal'): StepResult => ({
+  status: 'failed',
+  details: [{ status: 'Failed', source, detail }],
+});

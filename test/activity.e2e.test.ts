@@ -1,0 +1,168 @@
+import { Novu } from '@novu/api';
+import type { ActivityNotificationResponseDto } from '@novu/api/models/components';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type TestService } from './support/service';
+import { waitFor } from './support/wait';
+import { insertWorkflowWithSteps, queryDatabase } from './support/workflow-rows';
+
+let svc: TestService;
+let novu: Novu;
+let orderShippedId: string;
+let alertId: string;
+let bobSubscriptionId: string;
+let all: ActivityNotificationResponseDto[];
+
+const IN_APP = {
+  type: 'in_app',
+  stepId: 'in-app',
+  controlValues: { subject: 'Hi {{subscriber.firstName}}', body: 'Order {{payload.orderId}} shipped', primaryAction: { label: 'Open', redirect: { url: 'https://example.com/o' } } },
+};
+const EMAIL = { type: 'email', stepId: 'email', controlValues: { subject: 'Alert', body: 'Alert {{payload.orderId}}' } };
+const ACTIVE = ['pending', 'queued', 'running', 'delayed'];
+
+/** Every job of the transaction has finished (delivery is asynchronous). */
+async function settled(transactionId: string, notifications: number) {
+  await waitFor(async () => {
+    const rows = await queryDatabase<{ notifications: number; active: number }>(
+      svc.databaseUrl,
+      `SELECT count(DISTINCT n.id)::int AS notifications, count(*) FILTER (WHERE j.status = ANY($2))::int AS active
+       FROM notifications n JOIN jobs j ON j.notification_id = n.id WHERE n.transaction_id = $1`,
+      [transactionId, ACTIVE],
+    );
+    return rows[0].notifications === notifications && rows[0].active === 0;
+  }, 5_000);
+}
+
+async function trigger(request: Parameters<Novu['trigger']>[0], notifications: number) {
+  const { result } = await novu.trigger(request);
+  expect(result.status).toBe('processed');
+  await settled(request.transactionId!, notifications);
+}
+
+/** transactionId/subscriberId of each notification, in the order listed. */
+const keys = (data: ActivityNotificationResponseDto[]) => data.map((n) => `${n.transactionId}/${n.subscriber?.subscriberId}`);
+const list = async (request: Parameters<Novu['notifications']['list']>[0]) => keys((await novu.notifications.list(request)).result.data);
+
+beforeAll(async () => {
+  // `svc` in the interface's provider ids is this SDK's `novu`: the SDK checks provider ids against its list.
+  svc = await startService({ SERVICE_NAME: 'novu' });
+  novu = new Novu({ secretKey: svc.apiKey, serverURL: svc.url });
+  await novu.subscribers.createBulk({
+    subscribers: [
+      { subscriberId: 'ada', firstName: 'Ada', email: 'ada@example.com' },
+      { subscriberId: 'bob', firstName: 'Bob', email: 'bob@example.com', phone: '+15550001' },
+      { subscriberId: 'cy' },
+    ],
+  });
+  orderShippedId = await insertWorkflowWithSteps(
+    svc.databaseUrl,
+    { workflowId: 'order-shipped', name: 'Order shipped', payloadSchema: { type: 'object', properties: { orderId: { type: 'string' } } } },
+    [IN_APP],
+  );
+  alertId = await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'security-alert', name: 'Security alert' }, [IN_APP, EMAIL]);
+  await queryDatabase(svc.databaseUrl, `UPDATE workflows SET severity = 'high' WHERE id = $1`, [alertId]);
+  const subscribed = await novu.topics.subscriptions.create({ subscriptions: ['cy', 'bob'] }, 'vip');
+  bobSubscriptionId = subscribed.result.data.find((s) => s.subscriber?.subscriberId === 'bob')!.id;
+
+  await trigger({ workflowId: 'order-shipped', to: 'ada', payload: { orderId: 'A-1' }, transactionId: 'tx-1' }, 1);
+  await trigger({ workflowId: 'order-shipped', to: ['bob'], payload: { orderId: 'B-1' }, transactionId: 'tx-2' }, 1);
+  await trigger(
+    { workflowId: 'security-alert', to: 'ada', payload: { orderId: 'S-1' }, transactionId: 'tx-3', context: { tenant: 'acme', app: 'web' } },
+    1,
+  );
+  await trigger({ workflowId: 'order-shipped', to: [{ type: 'Topic', topicKey: 'vip' }], payload: { orderId: 'V-1' }, transactionId: 'tx-4' }, 2);
+  all = (await novu.notifications.list({ limit: 50 })).result.data;
+});
+afterAll(() => svc?.dispose());
+
+describe('the activity log through the @novu/api SDK', () => {
+  it('lists one notification per trigger and recipient, newest first', () => {
+    expect(keys(all)).toHaveLength(5);
+    expect(keys(all).slice(2)).toEqual(['tx-3/ada', 'tx-2/bob', 'tx-1/ada']);
+    expect(new Set(keys(all).slice(0, 2))).toEqual(new Set(['tx-4/cy', 'tx-4/bob']));
+    const first = all.find((n) => n.transactionId === 'tx-1')!;
+    expect(first).toMatchObject({
+      templateId: orderShippedId,
+      channels: ['in_app'],
+      severity: 'none',
+      critical: false,
+      payload: { orderId: 'A-1' },
+      subscriber: { subscriberId: 'ada', firstName: 'Ada', email: 'ada@example.com' },
+      template: { id: orderShippedId, name: 'Order shipped', triggers: [{ type: 'event', identifier: 'order-shipped', variables: [{ name: 'orderId' }] }] },
+    });
+  });
+
+  it('filters by channels, templates, subscribers, emails, severity and transactionId', async () => {
+    expect(await list({ channels: ['email'] })).toEqual(['tx-3/ada']);
+    expect(await list({ templates: [alertId] })).toEqual(['tx-3/ada']);
+    expect(await list({ templates: ['security-alert', orderShippedId] })).toHaveLength(5);
+    expect(await list({ subscriberIds: ['ada'] })).toEqual(['tx-3/ada', 'tx-1/ada']);
+    expect(await list({ emails: ['bob@example.com'] })).toEqual(['tx-4/bob', 'tx-2/bob']);
+    expect(await list({ severity: ['high'] })).toEqual(['tx-3/ada']);
+    expect(await list({ transactionId: 'tx-2' })).toEqual(['tx-2/bob']);
+    expect(await list({ subscriberIds: ['ada'], channels: ['email'], transactionId: 'tx-1' })).toEqual([]);
+    expect(await list({ search: 'tx-1' })).toEqual(['tx-1/ada']);
+    expect(await list({ search: 'bob@example.com' })).toEqual(['tx-4/bob', 'tx-2/bob']);
+  });
+
+  it('filters by topic, subscription and exact context keys in any order', async () => {
+    expect(new Set(await list({ topicKey: 'vip' }))).toEqual(new Set(['tx-4/cy', 'tx-4/bob']));
+    expect(await list({ subscriptionId: bobSubscriptionId })).toEqual(['tx-4/bob']);
+    expect(await list({ topicKey: 'nobody' })).toEqual([]);
+    expect(await list({ contextKeys: ['tenant:acme', 'app:web'] })).toEqual(['tx-3/ada']);
+    expect(await list({ contextKeys: ['app:web', 'tenant:acme'] })).toEqual(['tx-3/ada']);
+    expect(await list({ contextKeys: ['tenant:acme'] })).toEqual([]);
+    const alert = all.find((n) => n.transactionId === 'tx-3')!;
+    expect(alert.contextKeys).toEqual(['app:web', 'tenant:acme']);
+  });
+
+  it('pages with page and limit and says whether more exist', async () => {
+    const first = await novu.notifications.list({ limit: 2 });
+    expect(first.result).toMatchObject({ page: 0, pageSize: 2, hasMore: true });
+    expect(keys(first.result.data)).toEqual(keys(all).slice(0, 2));
+    const last = await novu.notifications.list({ limit: 2, page: 2 });
+    expect(last.result).toMatchObject({ page: 2, pageSize: 2, hasMore: false });
+    expect(keys(last.result.data)).toEqual(['tx-1/ada']);
+    const exact = await novu.notifications.list({ limit: 5 });
+    expect(exact.result.hasMore).toBe(false);
+    expect((await novu.notifications.list({})).result.pageSize).toBe(10);
+    await expect(novu.notifications.list({ limit: 51 })).rejects.toMatchObject({ statusCode: 422 });
+    await expect(novu.notifications.list({ page: -1 })).rejects.toMatchObject({ statusCode: 422 });
+  });
+
+  it('filters by creation time with after and before', async () => {
+    const second = all.find((n) => n.transactionId === 'tx-2')!;
+    expect(await list({ before: second.createdAt })).toEqual(['tx-2/bob', 'tx-1/ada']);
+    const since = await list({ after: second.createdAt });
+    expect(since).toHaveLength(4);
+    expect(since).not.toContain('tx-1/ada');
+    expect(await list({ after: second.createdAt, before: second.createdAt })).toEqual(['tx-2/bob']);
+    await expect(novu.notifications.list({ after: 'yesterday' })).rejects.toMatchObject({ statusCode: 422 });
+  });
+
+  it('retrieves a notification with its jobs in step order, execution details and messages', async () => {
+    const alert = all.find((n) => n.transactionId === 'tx-3')!;
+    const { result } = await novu.notifications.retrieve(alert.id!);
+    expect(result.id).toBe(alert.id);
+    expect(result.jobs?.map((j) => j.type)).toEqual(['in_app', 'email']);
+    const [inApp] = result.jobs!;
+    expect(inApp).toMatchObject({ status: 'completed', providerId: 'novu', step: { active: true, filters: [] } });
+    expect(inApp.executionDetails).toEqual([
+      expect.objectContaining({ status: 'Success', source: 'Internal', isRetry: false, isTest: false, detail: 'in-app message stored in the inbox of ada' }),
+    ]);
+    // The message each step produced rides along with its job.
+    // (The SDK's job model keeps no payload keys, so those two are read raw.)
+    const raw = (await (await svc.request(`/v1/notifications/${alert.id}`)).json()) as {
+      data: { jobs: Array<{ payload: unknown; message?: Record<string, unknown> }> };
+    };
+    expect(raw.data.jobs[0].payload).toEqual({ orderId: 'S-1' });
+    expect(raw.data.jobs[0].message).toMatchObject({ channel: 'in_app', subject: 'Hi Ada', body: 'Order S-1 shipped', status: 'sent' });
+    expect(result.jobs![1].executionDetails.length).toBeGreaterThan(0);
+  });
+
+  it('answers 404 naming an unknown or malformed notification id', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      await expect(novu.notifications.retrieve(id)).rejects.toMatchObject({ statusCode: 404, message: expect.stringContaining(id) });
+    }
+  });
+});
