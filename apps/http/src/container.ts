@@ -171,11 +171,11 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(PurgeExpiredIdempotencyKeys, (i: IdempotencyStore) => new PurgeExpiredIdempotencyKeys(i), [IdempotencyStore]);
 
   // Delivery: trigger, fan-out and the step engine
-  const deliveryQueue = new PgBossDeliveryQueue(boss);
+  const deliveryQueue = new PgBossDeliveryQueue(boss, logger);
   container.bind<PgBossDeliveryQueue>(PgBossDeliveryQueue).toConstantValue(deliveryQueue);
   container.bind<DeliveryQueue>(DeliveryQueue).toConstantValue(deliveryQueue);
   container.bind<EventRepository>(EventRepository).toConstantValue(new SqlEventRepository(db.pool, deliveryQueue));
-  container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.pool, deliveryQueue));
+  container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.workerPool, deliveryQueue));
   useCase(TriggerEvent, (e: EventRepository) => new TriggerEvent(e), [EventRepository]);
   useCase(FanOutEvent, (e: EventRepository) => new FanOutEvent(e), [EventRepository]);
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);

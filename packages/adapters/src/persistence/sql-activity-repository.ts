@@ -64,15 +64,16 @@ function conditions(environmentId: string, f: ActivityFilter, params: SqlParams)
   if (f.subscriberIds) where.push(subscribersWhere(`s.subscriber_id = ANY(${p(f.subscriberIds)}::text[])`));
   if (f.severity) where.push(`n.severity = ANY(${p(f.severity)}::text[])`);
   if (f.transactionId) where.push(`n.transaction_id = ${p(f.transactionId)}`);
-  if (f.topicKey) where.push(`n.topic_keys @> ARRAY[${p(f.topicKey)}::text]`);
+  if (f.topicKey) where.push(`cardinality(n.topic_keys) > 0 AND n.topic_keys @> ARRAY[${p(f.topicKey)}::text]`);
   if (f.subscriptionId) {
     const id = p(f.subscriptionId);
     // A subscription is named by its id or by its identifier; the notification stores ids.
     where.push(
-      `n.subscription_ids && (ARRAY[${id}::text] || ARRAY(SELECT ts.id::text FROM topic_subscriptions ts WHERE ts.environment_id = ${env} AND ts.identifier = ${id}))`,
+      `cardinality(n.subscription_ids) > 0 AND n.subscription_ids && (ARRAY[${id}::text] || ARRAY(SELECT ts.id::text FROM topic_subscriptions ts WHERE ts.environment_id = ${env} AND ts.identifier = ${id}))`,
     );
   }
-  if (f.contextKeys) where.push(sameKeys('n.context_keys', p(f.contextKeys)));
+  // The partial GIN index covers rows with keys; say so, so the planner can use it.
+  if (f.contextKeys) where.push(`${f.contextKeys.length ? 'cardinality(n.context_keys) > 0 AND ' : ''}${sameKeys('n.context_keys', p(f.contextKeys))}`);
   if (f.after) where.push(`n.created_at >= ${p(f.after)}::timestamptz`);
   if (f.before) where.push(`n.created_at <= ${p(f.before)}::timestamptz`);
   if (f.search) {

@@ -7,10 +7,12 @@ import {
   type FanoutEvent,
   type TriggerAcceptance,
 } from '@herald/domain';
-import type { Pool, PoolClient } from 'pg';
-import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { UPSERT_MANY_SUBSCRIBERS } from './prisma-subscriber-repository';
+import type { Pool } from 'pg';
+import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
+
+export const WORKFLOW_CACHE_MS = 1_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,35 +22,6 @@ const INSERT_JOBS = `
   SELECT n.environment_id, n.id, n.subscriber_id, st.id, st.step_id, st.type, st.position,
          CASE WHEN st.ord = 0 THEN 'queued' ELSE 'pending' END
   FROM notif n CROSS JOIN jsonb_to_recordset($STEPS::jsonb) AS st(id uuid, step_id text, type text, position int, ord int)`;
-
-// One statement: the event (unique per transactionId), any subscriber named by id that does not exist
-// yet, a notification per direct recipient, their jobs, and the workflow's lastTriggeredAt (at most
-// once a second, so concurrent triggers rarely wait on that row's lock).
-const ACCEPT = `
-WITH ev AS (
-  INSERT INTO events (environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor, fanned_out_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, CASE WHEN $10 = 'fanned_out' THEN now() END)
-  ON CONFLICT (environment_id, transaction_id) DO NOTHING
-  RETURNING id
-), created AS (
-  INSERT INTO subscribers (environment_id, subscriber_id)
-  SELECT $1, id FROM unnest($16::text[]) AS id WHERE EXISTS (SELECT 1 FROM ev)
-  ON CONFLICT (environment_id, subscriber_id) DO NOTHING
-  RETURNING id, subscriber_id
-), recipients AS (
-  SELECT id, subscriber_id FROM subscribers WHERE environment_id = $1 AND subscriber_id = ANY($16::text[])
-  UNION ALL SELECT id, subscriber_id FROM created
-), notif AS (
-  INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, payload, "to", tags, severity, critical, context_keys)
-  SELECT $1, ev.id, $2, r.id, $3, $12::text[], $4, jsonb_build_object('subscriberId', r.subscriber_id), $13::text[], $14, $15, $9
-  FROM ev CROSS JOIN recipients r
-  RETURNING id, environment_id, subscriber_id
-), jobs AS (${INSERT_JOBS.replace('$STEPS', '$17')}
-), touched AS (
-  UPDATE workflows SET last_triggered_at = now()
-  WHERE id = $2 AND EXISTS (SELECT 1 FROM ev) AND (last_triggered_at IS NULL OR last_triggered_at < now() - interval '1 second')
-)
-SELECT (SELECT id FROM ev) AS event_id, COALESCE((SELECT array_agg(id) FROM notif), '{}') AS notification_ids`;
 
 const FANOUT_INSERT = `
 WITH input AS (
@@ -101,14 +74,33 @@ function notificationShape(workflow: DeliveryWorkflow) {
   };
 }
 
-/** Trigger acceptance and topic fan-out in set-based SQL: a statement per chunk, not per recipient. */
+/** Trigger acceptance and topic fan-out in set-based SQL: a statement per batch or chunk, not per recipient. */
 export class SqlEventRepository implements EventRepository {
+  private readonly batcher: TriggerBatcher;
+
   constructor(
     private readonly pool: Pool,
     private readonly queue: PgBossDeliveryQueue,
-  ) {}
+  ) {
+    this.batcher = new TriggerBatcher(pool, queue);
+  }
+
+  // Triggers name the same few workflows thousands of times a second: a definition is reused for up
+  // to a second, so an edit reaches triggers within that time. Unknown identifiers are not cached.
+  private readonly workflows = new Map<string, { at: number; workflow: DeliveryWorkflow }>();
 
   async findWorkflow(environmentId: string, identifier: string): Promise<DeliveryWorkflow | null> {
+    const key = `${environmentId}/${identifier}`;
+    const hit = this.workflows.get(key);
+    if (hit && Date.now() - hit.at < WORKFLOW_CACHE_MS) return hit.workflow;
+    const workflow = await this.loadWorkflow(environmentId, identifier);
+    if (this.workflows.size > 10_000) this.workflows.clear();
+    if (workflow) this.workflows.set(key, { at: Date.now(), workflow });
+    else this.workflows.delete(key);
+    return workflow;
+  }
+
+  private async loadWorkflow(environmentId: string, identifier: string): Promise<DeliveryWorkflow | null> {
     const byId = UUID.test(identifier);
     const { rows } = await this.pool.query(
       `SELECT w.id, w.workflow_id, w.name, w.active, w.critical, w.severity, w.tags, w.data, w.payload_schema, w.preferences,
@@ -147,39 +139,9 @@ export class SqlEventRepository implements EventRepository {
     };
   }
 
-  accept(a: TriggerAcceptance): Promise<AcceptOutcome> {
-    const { workflow } = a;
-    const shape = notificationShape(workflow);
-    const hasTopics = a.recipients.topics.length > 0;
-    return inTransaction(this.pool, async (client) => {
-      if (a.upserts.length) await client.query(UPSERT_MANY_SUBSCRIBERS, [a.environmentId, JSON.stringify(a.upserts)]);
-      const { rows } = await client.query<{ event_id: string | null; notification_ids: string[] }>(ACCEPT, [
-        a.environmentId,
-        workflow.id,
-        a.transactionId,
-        JSON.stringify(a.payload),
-        JSON.stringify(a.overrides),
-        JSON.stringify(a.to ?? null),
-        a.actor ? JSON.stringify(a.actor) : null,
-        a.tenant === null ? null : JSON.stringify(a.tenant),
-        a.contextKeys,
-        hasTopics ? 'fanning_out' : 'fanned_out',
-        hasTopics ? JSON.stringify({ topics: a.recipients.topics, after: null }) : null,
-        shape.channels,
-        workflow.tags,
-        workflow.severity,
-        workflow.critical,
-        a.recipients.subscriberIds,
-        shape.steps,
-      ]);
-      const { event_id: eventId, notification_ids: notificationIds } = rows[0];
-      if (!eventId) return { accepted: false, reason: 'duplicate_transaction' } as const;
-      await this.queue.enqueueIn(client, [
-        ...stepsWork(notificationIds),
-        ...(hasTopics ? fanoutWork([eventId]) : []),
-      ]);
-      return { accepted: true, eventId, notifications: notificationIds.length } as const;
-    });
+  /** Concurrent triggers are group-committed: see TriggerBatcher. */
+  accept(acceptance: TriggerAcceptance): Promise<AcceptOutcome> {
+    return this.batcher.accept(acceptance);
   }
 
   async loadFanout(eventId: string): Promise<FanoutEvent | null> {

@@ -7,19 +7,19 @@ import { inTransaction } from './transaction';
 export const LEASE_SECONDS = 30;
 const LEASE = `${LEASE_SECONDS} seconds`;
 
+// Claims the due job of each notification and loads what running it needs, in one statement.
 const CLAIM = `
 WITH due AS (
   SELECT id FROM jobs
   WHERE notification_id = ANY($1::uuid[])
     AND ((status IN ('queued', 'delayed') AND run_at <= now()) OR (status = 'running' AND updated_at < now() - interval '${LEASE}'))
   FOR UPDATE SKIP LOCKED
+), claimed AS (
+  UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, updated_at = now()
+  FROM due WHERE j.id = due.id
+  RETURNING j.id, j.notification_id, j.workflow_step_id, j.attempts
 )
-UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, updated_at = now()
-FROM due WHERE j.id = due.id
-RETURNING j.id, j.notification_id, j.workflow_step_id, j.attempts`;
-
-const CONTEXT = `
-SELECT n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides,
+SELECT c.id AS job_id, c.attempts, n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides,
        row_to_json(s.*) AS subscriber,
        row_to_json(ws.*) AS step,
        json_build_object('id', w.id, 'identifier', w.workflow_id, 'name', w.name, 'active', w.active, 'critical', w.critical,
@@ -28,41 +28,44 @@ SELECT n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n
          WHERE pj.notification_id = n.id AND pj.output IS NOT NULL) AS outputs,
        (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
          FROM subscriber_preferences p WHERE p.subscriber_id = n.subscriber_id AND (p.workflow_id IS NULL OR p.workflow_id = w.id)) AS preferences
-FROM notifications n
+FROM claimed c
+JOIN notifications n ON n.id = c.notification_id
 JOIN events e ON e.id = n.event_id
 JOIN subscribers s ON s.id = n.subscriber_id
 JOIN workflows w ON w.id = n.workflow_id
-JOIN workflow_steps ws ON ws.id = ($2::uuid[])[array_position($1::uuid[], n.id)]
-WHERE n.id = ANY($1::uuid[])`;
+JOIN workflow_steps ws ON ws.id = c.workflow_step_id`;
 
-const UPDATE_JOBS = `
-UPDATE jobs j SET status = r.status, provider_id = COALESCE(r.provider_id, j.provider_id), output = COALESCE(r.output, j.output), updated_at = now()
-FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb)
-WHERE j.id = r.id`;
-
-const INSERT_DETAILS = `
-INSERT INTO execution_details (environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry)
-SELECT environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry
-FROM jsonb_to_recordset($1::jsonb) AS r(environment_id uuid, job_id uuid, notification_id uuid, status text, source text, detail text, provider_id text, raw text, is_retry boolean)`;
-
-const INSERT_MESSAGES = `
-INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
-  subject, body, avatar, primary_action, secondary_action, redirect, data, tags, workflow, severity, context_keys, status, provider_message_id, delivered_at)
-SELECT r.environment_id, r.notification_id, r.job_id, r.subscriber_id, r.transaction_id, r.channel, r.provider_id, r.integration_id, r.destination,
-  r.subject, r.body, r.avatar, r.primary_action, r.secondary_action, r.redirect, r.data, r.tags, r.workflow, r.severity, r.context_keys, r.status,
-  r.provider_message_id, CASE WHEN r.status = 'sent' THEN ARRAY[now()] ELSE '{}' END
-FROM jsonb_to_recordset($1::jsonb) AS r(environment_id uuid, notification_id uuid, job_id uuid, subscriber_id uuid, transaction_id text, channel text,
-  provider_id text, integration_id uuid, destination jsonb, subject text, body text, avatar text, primary_action jsonb, secondary_action jsonb,
-  redirect jsonb, data jsonb, tags text[], workflow jsonb, severity text, context_keys text[], status text, provider_message_id text)
-ON CONFLICT (job_id) DO NOTHING`;
-
-// The next pending job of each notification becomes due (queued) or waits (delayed) until run_at.
-const ADVANCE = `
-WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(notification_id uuid, position int, run_at timestamptz)
+// Records a batch of outcomes in one statement: job statuses, execution details, messages, cancelled
+// remainders of halted notifications, and each other notification's next job made due (queued) or
+// scheduled (delayed until run_at).
+const RECORD = `
+WITH updated AS (
+  UPDATE jobs j SET status = r.status, provider_id = COALESCE(r.provider_id, j.provider_id), output = COALESCE(r.output, j.output), updated_at = now()
+  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb)
+  WHERE j.id = r.id
+), details AS (
+  INSERT INTO execution_details (environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry)
+  SELECT environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry
+  FROM jsonb_to_recordset($2::jsonb) AS r(environment_id uuid, job_id uuid, notification_id uuid, status text, source text,
+    detail text, provider_id text, raw text, is_retry boolean, ord int)
+  ORDER BY ord
+), messages AS (
+  INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
+    subject, body, avatar, primary_action, secondary_action, redirect, data, tags, workflow, severity, context_keys, status, provider_message_id, delivered_at)
+  SELECT r.environment_id, r.notification_id, r.job_id, r.subscriber_id, r.transaction_id, r.channel, r.provider_id, r.integration_id, r.destination,
+    r.subject, r.body, r.avatar, r.primary_action, r.secondary_action, r.redirect, r.data, r.tags, r.workflow, r.severity, r.context_keys, r.status,
+    r.provider_message_id, CASE WHEN r.status = 'sent' THEN ARRAY[now()] ELSE '{}' END
+  FROM jsonb_to_recordset($3::jsonb) AS r(environment_id uuid, notification_id uuid, job_id uuid, subscriber_id uuid, transaction_id text, channel text,
+    provider_id text, integration_id uuid, destination jsonb, subject text, body text, avatar text, primary_action jsonb, secondary_action jsonb,
+    redirect jsonb, data jsonb, tags text[], workflow jsonb, severity text, context_keys text[], status text, provider_message_id text)
+  ON CONFLICT (job_id) DO NOTHING
+), halted AS (
+  UPDATE jobs SET status = 'canceled', updated_at = now() WHERE notification_id = ANY($4::uuid[]) AND status = 'pending'
+), advancing AS (
+  SELECT * FROM jsonb_to_recordset($5::jsonb) AS r(notification_id uuid, position int, run_at timestamptz)
 ), nxt AS (
-  SELECT DISTINCT ON (j.notification_id) j.id, i.run_at
-  FROM jobs j JOIN input i ON j.notification_id = i.notification_id AND j.position > i.position AND j.status = 'pending'
+  SELECT DISTINCT ON (j.notification_id) j.id, a.run_at
+  FROM jobs j JOIN advancing a ON j.notification_id = a.notification_id AND j.position > a.position AND j.status = 'pending'
   ORDER BY j.notification_id, j.position
 )
 UPDATE jobs SET status = CASE WHEN nxt.run_at <= now() THEN 'queued' ELSE 'delayed' END, run_at = nxt.run_at, updated_at = now()
@@ -85,23 +88,16 @@ export class SqlJobRepository implements JobRepository {
 
   async claim(notificationIds: string[]): Promise<RunnableJob[]> {
     if (!notificationIds.length) return [];
-    const claimed = await this.pool.query<{ id: string; notification_id: string; workflow_step_id: string; attempts: number }>(CLAIM, [notificationIds]);
-    if (!claimed.rows.length) return [];
-    const ids = claimed.rows.map((r) => r.notification_id);
-    const { rows } = await this.pool.query(CONTEXT, [ids, claimed.rows.map((r) => r.workflow_step_id)]);
-    const byNotification = new Map(rows.map((r) => [r.notification_id as string, r]));
-    return claimed.rows.flatMap((job) => {
-      const r = byNotification.get(job.notification_id);
-      if (!r) return [];
+    const { rows } = await this.pool.query(CLAIM, [notificationIds]);
+    return rows.map((r): RunnableJob => {
       const s = r.subscriber;
       const step = r.step;
-      return [
-        {
-          jobId: job.id,
-          notificationId: job.notification_id,
+      return {
+          jobId: r.job_id,
+          notificationId: r.notification_id,
           environmentId: r.environment_id,
           transactionId: r.transaction_id,
-          attempts: job.attempts,
+          attempts: r.attempts,
           step: {
             id: step.id,
             stepId: step.step_id,
@@ -139,8 +135,7 @@ export class SqlJobRepository implements JobRepository {
           contextKeys: r.context_keys ?? [],
           steps: r.outputs ?? {},
           preferences: preferenceLevels(r.preferences),
-        },
-      ];
+      };
     });
   }
 
@@ -166,86 +161,84 @@ export class SqlJobRepository implements JobRepository {
     });
   }
 
-  record(outcomes: JobOutcome[]): Promise<string[]> {
-    if (!outcomes.length) return Promise.resolve([]);
+  async record(outcomes: JobOutcome[]): Promise<string[]> {
+    if (!outcomes.length) return [];
     const now = Date.now();
-    return inTransaction(this.pool, async (client) => {
-      await client.query(UPDATE_JOBS, [
-        JSON.stringify(outcomes.map((o) => ({ id: o.job.jobId, status: o.status, provider_id: o.providerId ?? null, output: o.output ?? null }))),
-      ]);
-      const details = outcomes.flatMap((o) =>
-        o.details.map((d) => ({
-          environment_id: o.job.environmentId,
-          job_id: o.job.jobId,
-          notification_id: o.job.notificationId,
-          status: d.status,
-          source: d.source,
-          detail: d.detail,
-          provider_id: d.providerId ?? null,
-          raw: d.raw ?? null,
-          is_retry: o.job.attempts > 1,
-        })),
-      );
-      if (details.length) await client.query(INSERT_DETAILS, [JSON.stringify(details)]);
-      const messages = outcomes.flatMap((o) => {
-        const m = o.message;
-        if (!m) return [];
-        const { job } = o;
-        return [
-          {
-            environment_id: job.environmentId,
-            notification_id: job.notificationId,
-            job_id: job.jobId,
-            subscriber_id: job.subscriber.id,
-            transaction_id: job.transactionId,
-            channel: m.channel,
-            provider_id: m.providerId,
-            integration_id: m.integrationId,
-            destination: m.destination ?? null,
-            subject: m.subject,
-            body: m.body,
-            avatar: m.avatar ?? null,
-            primary_action: m.primaryAction ?? null,
-            secondary_action: m.secondaryAction ?? null,
-            redirect: m.redirect ?? null,
-            data: m.data ?? null,
+    const jobs = outcomes.map((o) => ({ id: o.job.jobId, status: o.status, provider_id: o.providerId ?? null, output: o.output ?? null }));
+    const details = outcomes.flatMap((o) =>
+      o.details.map((d) => ({
+        ord: 0,
+        environment_id: o.job.environmentId,
+        job_id: o.job.jobId,
+        notification_id: o.job.notificationId,
+        status: d.status,
+        source: d.source,
+        detail: d.detail,
+        provider_id: d.providerId ?? null,
+        raw: d.raw ?? null,
+        is_retry: o.job.attempts > 1,
+      })),
+    );
+    details.forEach((d, i) => (d.ord = i));
+    const messages = outcomes.flatMap((o) => {
+      const m = o.message;
+      if (!m) return [];
+      const { job } = o;
+      return [
+        {
+          environment_id: job.environmentId,
+          notification_id: job.notificationId,
+          job_id: job.jobId,
+          subscriber_id: job.subscriber.id,
+          transaction_id: job.transactionId,
+          channel: m.channel,
+          provider_id: m.providerId,
+          integration_id: m.integrationId,
+          destination: m.destination ?? null,
+          subject: m.subject,
+          body: m.body,
+          avatar: m.avatar ?? null,
+          primary_action: m.primaryAction ?? null,
+          secondary_action: m.secondaryAction ?? null,
+          redirect: m.redirect ?? null,
+          data: m.data ?? null,
+          tags: job.workflow.tags,
+          workflow: {
+            id: job.workflow.id,
+            identifier: job.workflow.identifier,
+            name: job.workflow.name,
+            critical: job.workflow.critical,
             tags: job.workflow.tags,
-            workflow: {
-              id: job.workflow.id,
-              identifier: job.workflow.identifier,
-              name: job.workflow.name,
-              critical: job.workflow.critical,
-              tags: job.workflow.tags,
-              data: job.workflow.data ?? undefined,
-              severity: job.workflow.severity,
-            },
+            data: job.workflow.data ?? undefined,
             severity: job.workflow.severity,
-            context_keys: job.contextKeys,
-            status: m.status,
-            provider_message_id: m.providerMessageId ?? null,
           },
-        ];
-      });
-      if (messages.length) await client.query(INSERT_MESSAGES, [JSON.stringify(messages)]);
-      const halted = outcomes.filter((o) => o.halt).map((o) => o.job.notificationId);
-      if (halted.length) {
-        await client.query("UPDATE jobs SET status = 'canceled', updated_at = now() WHERE notification_id = ANY($1::uuid[]) AND status = 'pending'", [halted]);
-      }
-      const advancing = outcomes
-        .filter((o) => !o.halt)
-        .map((o) => ({ notification_id: o.job.notificationId, position: o.job.step.position, run_at: new Date(o.nextRunAt?.getTime() ?? now).toISOString() }));
-      const { rows } = advancing.length
-        ? await client.query<{ notification_id: string; status: string; run_at: Date }>(ADVANCE, [JSON.stringify(advancing)])
-        : { rows: [] };
-      const dueNow = rows.filter((r) => r.status === 'queued').map((r) => r.notification_id);
-      // Work due later is queued to start then; work due now continues in this worker.
-      const later = new Map<number, string[]>();
-      for (const r of rows.filter((r) => r.status === 'delayed')) {
-        const at = new Date(r.run_at).getTime();
-        later.set(at, [...(later.get(at) ?? []), r.notification_id]);
-      }
-      if (later.size) await this.queue.enqueueIn(client, [...later].flatMap(([at, ids]) => stepsWork(ids, new Date(at))));
-      return dueNow;
+          severity: job.workflow.severity,
+          context_keys: job.contextKeys,
+          status: m.status,
+          provider_message_id: m.providerMessageId ?? null,
+        },
+      ];
     });
+    const halted = outcomes.filter((o) => o.halt).map((o) => o.job.notificationId);
+    const advancing = outcomes
+      .filter((o) => !o.halt)
+      .map((o) => ({ notification_id: o.job.notificationId, position: o.job.step.position, run_at: new Date(o.nextRunAt?.getTime() ?? now).toISOString() }));
+    // One statement, so one implicit transaction: a crash leaves all of it or none of it.
+    const { rows } = await this.pool.query<{ notification_id: string; status: string; run_at: Date }>(RECORD, [
+      JSON.stringify(jobs),
+      JSON.stringify(details),
+      JSON.stringify(messages),
+      halted,
+      JSON.stringify(advancing),
+    ]);
+    // Work due later is queued to start then (lost with a crash, the recovery sweep queues it again);
+    // work due now continues in this worker.
+    const later = new Map<number, string[]>();
+    for (const r of rows.filter((r) => r.status === 'delayed')) {
+      const at = new Date(r.run_at).getTime();
+      later.set(at, [...(later.get(at) ?? []), r.notification_id]);
+    }
+    if (later.size) await this.queue.enqueue([...later].flatMap(([at, ids]) => stepsWork(ids, new Date(at))));
+    return rows.filter((r) => r.status === 'queued').map((r) => r.notification_id);
   }
 }

@@ -1,5 +1,6 @@
 import type { DeliveryQueue, DeliveryWorkHandlers } from '@herald/domain';
 import type { PoolClient } from 'pg';
+import type { Logger } from 'pino';
 import type { PgBoss } from './pg-boss';
 
 export const FANOUT_QUEUE = 'herald-fanout';
@@ -36,7 +37,10 @@ export function stepsWork(notificationIds: string[], startAfter?: Date): QueuedW
 export class PgBossDeliveryQueue implements DeliveryQueue {
   private workers: string[] = [];
 
-  constructor(private readonly boss: PgBoss) {}
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly log?: Logger,
+  ) {}
 
   async ensureQueues(): Promise<void> {
     const options = { notify: true, retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 };
@@ -46,11 +50,19 @@ export class PgBossDeliveryQueue implements DeliveryQueue {
   }
 
   /** Inserts work inside the transaction of `client`; it becomes visible (and wakes workers) on commit. */
-  async enqueueIn(client: PoolClient, work: QueuedWork[]): Promise<void> {
-    const db = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) };
+  enqueueIn(client: PoolClient, work: QueuedWork[]): Promise<void> {
+    return this.insert(work, { db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) } });
+  }
+
+  /** Inserts work on its own (for work whose loss the recovery sweep repairs). */
+  enqueue(work: QueuedWork[]): Promise<void> {
+    return this.insert(work, {});
+  }
+
+  private async insert(work: QueuedWork[], options: { db?: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } }) {
     for (const queue of [FANOUT_QUEUE, STEPS_QUEUE] as const) {
       const jobs = work.filter((w) => w.queue === queue).map((w) => ({ data: w.data, startAfter: w.startAfter }));
-      if (jobs.length) await this.boss.insert(queue, jobs, { db });
+      if (jobs.length) await this.boss.insert(queue, jobs, options);
     }
   }
 
@@ -58,13 +70,23 @@ export class PgBossDeliveryQueue implements DeliveryQueue {
     await this.ensureQueues();
     const polling = { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 };
     this.workers.push(
-      await this.boss.work<{ eventIds: string[] }>(FANOUT_QUEUE, { batchSize: 4, ...polling }, async (jobs) => {
-        await handlers.fanout(jobs.flatMap((j) => j.data.eventIds ?? []));
-      }),
-      await this.boss.work<{ notificationIds: string[] }>(STEPS_QUEUE, { batchSize: 100, localConcurrency: 2, ...polling }, async (jobs) => {
-        await handlers.steps(jobs.flatMap((j) => j.data.notificationIds ?? []));
-      }),
+      await this.boss.work<{ eventIds: string[] }>(FANOUT_QUEUE, { batchSize: 4, ...polling }, (jobs) =>
+        this.logged('fan-out', () => handlers.fanout(jobs.flatMap((j) => j.data.eventIds ?? []))),
+      ),
+      await this.boss.work<{ notificationIds: string[] }>(STEPS_QUEUE, { batchSize: 100, localConcurrency: 2, ...polling }, (jobs) =>
+        this.logged('steps', () => handlers.steps(jobs.flatMap((j) => j.data.notificationIds ?? []))),
+      ),
     );
+  }
+
+  /** A failed batch is retried by pg-boss with backoff; say why it failed. */
+  private async logged(work: string, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      this.log?.error({ err, work }, 'delivery work failed; it will be retried');
+      throw err;
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,25 @@
+// Load generator in its own process (autocannon: keep-alive connections, little client CPU), so the
+// service is not measured together with an in-process HTTP client.
+// Usage: node trigger-load.mjs <url> <apiKey> <workflow> <subscriberId> <seconds> <connections>
+import autocannon from 'autocannon';
+
+const [url, key, workflow, subscriberId, seconds, connections] = process.argv.slice(2);
+let i = 0;
+const result = await autocannon({
+  url: `${url}/v1/events/trigger`,
+  method: 'POST',
+  connections: Number(connections),
+  duration: Number(seconds),
+  headers: { authorization: `ApiKey ${key}`, 'content-type': 'application/json' },
+  requests: [
+    {
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({ name: workflow, to: subscriberId, payload: { orderId: i }, transactionId: `load-${process.pid}-${i++}` }),
+      }),
+    },
+  ],
+});
+process.stdout.write(
+  JSON.stringify({ total: result.requests.total, perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }) + '\n',
+);

@@ -1,0 +1,162 @@
+import type { AcceptOutcome, TriggerAcceptance } from '@herald/domain';
+import type { Pool } from 'pg';
+import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { UPSERT_MANY_SUBSCRIBERS } from './prisma-subscriber-repository';
+import { inTransaction } from './transaction';
+
+/** Triggers accepted by one statement at most. */
+const MAX_BATCH = 200;
+/** Transactions in flight at once; further triggers wait and are accepted together by the next one. */
+const MAX_IN_FLIGHT = 4;
+
+// Accepts a batch of triggers in one statement. Per trigger: the event (unique per transactionId; a
+// reused one, or one repeated in the batch, is not inserted), any subscriber named by id that does
+// not exist yet, one notification per recipient and one job per active step. Plus each workflow's
+// lastTriggeredAt, at most once a second so concurrent triggers rarely wait on that row's lock.
+const ACCEPT_BATCH = `
+WITH input AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(idx int, environment_id uuid, workflow_id uuid, transaction_id text, payload jsonb,
+    overrides jsonb, "to" jsonb, actor jsonb, tenant jsonb, context_keys text[], status text, fanout_cursor jsonb, channels text[],
+    tags text[], severity text, critical boolean, subscriber_ids text[], steps jsonb)
+), ev AS (
+  INSERT INTO events (environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor, fanned_out_at)
+  SELECT environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor,
+         CASE WHEN status = 'fanned_out' THEN now() END
+  FROM input ORDER BY idx
+  ON CONFLICT (environment_id, transaction_id) DO NOTHING
+  RETURNING id, environment_id, transaction_id
+), acc AS (
+  SELECT DISTINCT ON (i.environment_id, i.transaction_id) i.*, ev.id AS event_id
+  FROM input i JOIN ev ON ev.environment_id = i.environment_id AND ev.transaction_id = i.transaction_id
+  ORDER BY i.environment_id, i.transaction_id, i.idx
+), wanted AS (
+  SELECT acc.event_id, acc.environment_id, sid FROM acc CROSS JOIN LATERAL unnest(acc.subscriber_ids) AS sid
+), created AS (
+  INSERT INTO subscribers (environment_id, subscriber_id)
+  SELECT DISTINCT environment_id, sid FROM wanted
+  ON CONFLICT (environment_id, subscriber_id) DO NOTHING
+  RETURNING id, environment_id, subscriber_id
+), recipients AS (
+  SELECT w.event_id, s.id, s.subscriber_id FROM wanted w
+  JOIN subscribers s ON s.environment_id = w.environment_id AND s.subscriber_id = w.sid
+  UNION ALL
+  SELECT w.event_id, c.id, c.subscriber_id FROM wanted w
+  JOIN created c ON c.environment_id = w.environment_id AND c.subscriber_id = w.sid
+), notif AS (
+  INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, payload, "to", tags, severity, critical, context_keys)
+  SELECT acc.environment_id, acc.event_id, acc.workflow_id, r.id, acc.transaction_id, acc.channels, acc.payload,
+         jsonb_build_object('subscriberId', r.subscriber_id), acc.tags, acc.severity, acc.critical, acc.context_keys
+  FROM recipients r JOIN acc ON acc.event_id = r.event_id
+  RETURNING id, environment_id, subscriber_id, event_id
+), jobs AS (
+  INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
+  SELECT n.environment_id, n.id, n.subscriber_id, st.id, st.step_id, st.type, st.position, CASE WHEN st.ord = 0 THEN 'queued' ELSE 'pending' END
+  FROM notif n JOIN acc ON acc.event_id = n.event_id
+  CROSS JOIN LATERAL jsonb_to_recordset(acc.steps) AS st(id uuid, step_id text, type text, position int, ord int)
+), touched AS (
+  UPDATE workflows SET last_triggered_at = now()
+  WHERE id IN (SELECT workflow_id FROM acc) AND (last_triggered_at IS NULL OR last_triggered_at < now() - interval '1 second')
+)
+SELECT acc.idx, acc.event_id, COALESCE(array_agg(n.id) FILTER (WHERE n.id IS NOT NULL), '{}') AS notification_ids
+FROM acc LEFT JOIN notif n ON n.event_id = acc.event_id
+GROUP BY acc.idx, acc.event_id`;
+
+interface Pending {
+  acceptance: TriggerAcceptance;
+  resolve(outcome: AcceptOutcome): void;
+  reject(error: unknown): void;
+}
+
+function row(a: TriggerAcceptance, idx: number) {
+  const active = a.workflow.steps.filter((s) => s.active);
+  const hasTopics = a.recipients.topics.length > 0;
+  return {
+    idx,
+    environment_id: a.environmentId,
+    workflow_id: a.workflow.id,
+    transaction_id: a.transactionId,
+    payload: a.payload,
+    overrides: a.overrides,
+    to: a.to ?? null,
+    actor: a.actor,
+    tenant: a.tenant,
+    context_keys: a.contextKeys,
+    status: hasTopics ? 'fanning_out' : 'fanned_out',
+    fanout_cursor: hasTopics ? { topics: a.recipients.topics, after: null } : null,
+    channels: [...new Set(active.map((s) => s.type))],
+    tags: a.workflow.tags,
+    severity: a.workflow.severity,
+    critical: a.workflow.critical,
+    subscriber_ids: a.recipients.subscriberIds,
+    steps: active.map((s, ord) => ({ id: s.id, step_id: s.stepId, type: s.type, position: s.position, ord })),
+  };
+}
+
+/**
+ * Group commit for triggers: concurrent triggers are accepted together, one transaction (one
+ * statement, one queue insert, one WAL flush) for many, so throughput grows with load while a lone
+ * trigger still goes straight through. Each caller gets its own outcome only after the commit.
+ */
+export class TriggerBatcher {
+  private readonly waiting: Pending[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly queue: PgBossDeliveryQueue,
+  ) {}
+
+  accept(acceptance: TriggerAcceptance): Promise<AcceptOutcome> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ acceptance, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < MAX_IN_FLIGHT && this.waiting.length) {
+      const batch = this.waiting.splice(0, MAX_BATCH);
+      this.inFlight++;
+      void this.flush(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: Pending[]): Promise<void> {
+    try {
+      const outcomes = await this.write(batch.map((p) => p.acceptance));
+      batch.forEach((p, i) => p.resolve(outcomes[i]));
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      // One bad trigger must not fail the others: accept them one by one to isolate it.
+      for (const p of batch) await this.write([p.acceptance]).then(([o]) => p.resolve(o), p.reject);
+    }
+  }
+
+  private write(acceptances: TriggerAcceptance[]): Promise<AcceptOutcome[]> {
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ idx: number; event_id: string; notification_ids: string[] }>(ACCEPT_BATCH, [
+        JSON.stringify(acceptances.map(row)),
+      ]);
+      const accepted = new Map(rows.map((r) => [r.idx, r]));
+      // Subscriber objects of accepted triggers only: an ignored trigger changes nothing.
+      const upserts = new Map<string, TriggerAcceptance['upserts']>();
+      acceptances.forEach((a, idx) => {
+        if (accepted.has(idx) && a.upserts.length) upserts.set(a.environmentId, [...(upserts.get(a.environmentId) ?? []), ...a.upserts]);
+      });
+      for (const [environmentId, subscribers] of upserts) {
+        await client.query(UPSERT_MANY_SUBSCRIBERS, [environmentId, JSON.stringify(subscribers)]);
+      }
+      await this.queue.enqueueIn(client, [
+        ...stepsWork(rows.flatMap((r) => r.notification_ids)),
+        ...fanoutWork(rows.filter((r) => acceptances[r.idx].recipients.topics.length).map((r) => r.event_id)),
+      ]);
+      return acceptances.map((_, idx): AcceptOutcome => {
+        const r = accepted.get(idx);
+        return r ? { accepted: true, eventId: r.event_id, notifications: r.notification_ids.length } : { accepted: false, reason: 'duplicate_transaction' };
+      });
+    });
+  }
+}
