@@ -199,7 +199,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
       }),
     [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository],
   );
-  useCase(RecoverStalledWork, (jobs: JobRepository) => new RecoverStalledWork(jobs, 60_000), [JobRepository]);
+  useCase(RecoverStalledWork, (jobs: JobRepository) => new RecoverStalledWork(jobs, 30_000), [JobRepository]);
   container
     .bind(StartDeliveryWorkers)
     .toResolvedValue((q: DeliveryQueue, f: FanOutEvent, r: RunNotifications) => new StartDeliveryWorkers(q, f, r), [DeliveryQueue, FanOutEvent, RunNotifications]);

@@ -58,9 +58,10 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
     let recovery: NodeJS.Timeout | undefined;
     if (config.runWorkers) {
       await resolver.get(StartDeliveryWorkers).execute();
-      // What a crashed process left behind is queued again now, and anything stalled later every 15 s.
+      // What a crashed process left behind is queued again now (work idle for 5 s), and anything
+      // stalled later every 15 s.
       const recover = resolver.get(RecoverStalledWork);
-      const recovered = await recover.execute(0);
+      const recovered = await recover.execute(5_000);
       if (recovered.events || recovered.notifications) logger.info(recovered, 'requeued unfinished work from an earlier run');
       recovery = setInterval(() => void recover.execute().catch((err) => logger.error({ err }, 'work recovery failed')), 15_000).unref();
     }
@@ -82,8 +83,10 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
       logger,
       stop: () =>
         (stopping ??= (async () => {
-          await new Promise<void>((resolve) => server.close(() => resolve()));
           clearInterval(recovery);
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+          // Workers finish the batches they hold (their results are recorded) before anything closes.
+          await deliveryQueue.stop();
           await stopPgBoss(queue);
           await database.close();
           await embedded?.stop();

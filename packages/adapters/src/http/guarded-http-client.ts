@@ -13,7 +13,10 @@ function privateRanges(): BlockList {
     ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
     ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
   ] as const) list.addSubnet(net, prefix, 'ipv4');
-  for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) list.addSubnet(net, prefix, 'ipv6');
+  // Also NAT64 (64:ff9b::/96) and 6to4 (2002::/16), which embed IPv4 addresses, and IPv4-compatible ::/96.
+  for (const [net, prefix] of [['::', 96], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2002::', 16]] as const) {
+    list.addSubnet(net, prefix, 'ipv6');
+  }
   return list;
 }
 
@@ -21,7 +24,7 @@ const BLOCKED = privateRanges();
 
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 6 && address.toLowerCase().startsWith('::ffff:')) return isPrivateAddress(address.slice(7));
+  // BlockList applies IPv4 rules to IPv4-mapped IPv6 addresses (::ffff:7f00:1 is 127.0.0.1).
   return family === 4 ? BLOCKED.check(address, 'ipv4') : family === 6 ? BLOCKED.check(address, 'ipv6') : false;
 }
 
@@ -60,7 +63,7 @@ export class GuardedHttpClient implements HttpClient {
     };
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const request = transport.request(url, { method: req.method.toUpperCase(), headers: req.headers, lookup, timeout: req.timeoutMs }, (res) => {
+      const request = transport.request(url, { method: req.method.toUpperCase(), headers: req.headers, lookup }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -74,7 +77,9 @@ export class GuardedHttpClient implements HttpClient {
         });
         res.on('error', reject);
       });
-      request.on('timeout', () => request.destroy(new Error(`no response within ${req.timeoutMs} ms`)));
+      // A deadline for the whole exchange, not just idle time: a server trickling bytes is cut off too.
+      const deadline = setTimeout(() => request.destroy(new Error(`no complete response within ${req.timeoutMs} ms`)), req.timeoutMs);
+      request.on('close', () => clearTimeout(deadline));
       request.on('error', reject);
       if (req.body !== undefined) request.write(req.body);
       request.end();

@@ -153,7 +153,11 @@ export class SqlEventRepository implements EventRepository {
     const row = rows[0];
     if (!row) return null;
     const workflow = await this.findWorkflow(row.environment_id, row.workflow_id);
-    if (!workflow) return null;
+    if (!workflow) {
+      // The workflow was deleted while its topic fan-out waited: nothing left to expand.
+      await this.pool.query("UPDATE events SET status = 'canceled' WHERE id = $1 AND status = 'fanning_out'", [eventId]);
+      return null;
+    }
     const cursor = (row.fanout_cursor ?? { topics: [], after: null }) as { topics: FanoutEvent['topics']; after: string | null };
     return {
       id: row.id,
@@ -216,7 +220,7 @@ export class SqlEventRepository implements EventRepository {
         notificationIds = rows[0].notification_ids;
       }
       await client.query(
-        `UPDATE events SET fanout_cursor = jsonb_set(COALESCE(fanout_cursor, '{}'), '{after}', to_jsonb($2::text)),
+        `UPDATE events SET fanout_cursor = jsonb_set(jsonb_set(COALESCE(fanout_cursor, '{}'), '{after}', to_jsonb($2::text)), '{at}', to_jsonb(now())),
                 status = CASE WHEN $3 THEN 'fanned_out' ELSE status END,
                 fanned_out_at = CASE WHEN $3 THEN now() ELSE fanned_out_at END
          WHERE id = $1`,

@@ -1,6 +1,7 @@
 import type { JobOutcome, JobRepository, RunnableJob, SubscriberPreferenceRecord } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { jsonParam } from './sql-params';
 import { inTransaction } from './transaction';
 
 /** A job still `running` after this long was left by a crashed worker and may be claimed again. */
@@ -13,6 +14,9 @@ WITH due AS (
   SELECT id FROM jobs
   WHERE notification_id = ANY($1::uuid[])
     AND ((status IN ('queued', 'delayed') AND run_at <= now()) OR (status = 'running' AND updated_at < now() - interval '${LEASE}'))
+    -- A job whose step or subscriber was deleted is not claimed (the sweep cancels it).
+    AND EXISTS (SELECT 1 FROM workflow_steps ws WHERE ws.id = jobs.workflow_step_id)
+    AND EXISTS (SELECT 1 FROM subscribers s WHERE s.id = jobs.subscriber_id)
   FOR UPDATE SKIP LOCKED
 ), claimed AS (
   UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, updated_at = now()
@@ -40,14 +44,18 @@ JOIN workflow_steps ws ON ws.id = c.workflow_step_id`;
 // scheduled (delayed until run_at).
 const RECORD = `
 WITH updated AS (
+  -- Only a job this worker still holds (running, same attempt) is recorded: a job reclaimed after its
+  -- lease lapsed belongs to the newer attempt.
   UPDATE jobs j SET status = r.status, provider_id = COALESCE(r.provider_id, j.provider_id), output = COALESCE(r.output, j.output), updated_at = now()
-  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb)
-  WHERE j.id = r.id
+  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int)
+  WHERE j.id = r.id AND j.status = 'running' AND j.attempts = r.attempts
+  RETURNING j.id, j.notification_id
 ), details AS (
   INSERT INTO execution_details (environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry)
   SELECT environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry
   FROM jsonb_to_recordset($2::jsonb) AS r(environment_id uuid, job_id uuid, notification_id uuid, status text, source text,
     detail text, provider_id text, raw text, is_retry boolean, ord int)
+  WHERE r.job_id IN (SELECT id FROM updated)
   ORDER BY ord
 ), messages AS (
   INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
@@ -58,18 +66,21 @@ WITH updated AS (
   FROM jsonb_to_recordset($3::jsonb) AS r(environment_id uuid, notification_id uuid, job_id uuid, subscriber_id uuid, transaction_id text, channel text,
     provider_id text, integration_id uuid, destination jsonb, subject text, body text, avatar text, primary_action jsonb, secondary_action jsonb,
     redirect jsonb, data jsonb, tags text[], workflow jsonb, severity text, context_keys text[], status text, provider_message_id text)
+  WHERE r.job_id IN (SELECT id FROM updated)
   ON CONFLICT (job_id) DO NOTHING
 ), halted AS (
-  UPDATE jobs SET status = 'canceled', updated_at = now() WHERE notification_id = ANY($4::uuid[]) AND status = 'pending'
+  UPDATE jobs SET status = 'canceled', updated_at = now()
+  WHERE notification_id = ANY($4::uuid[]) AND notification_id IN (SELECT notification_id FROM updated) AND status = 'pending'
 ), advancing AS (
-  SELECT * FROM jsonb_to_recordset($5::jsonb) AS r(notification_id uuid, position int, run_at timestamptz)
+  SELECT r.* FROM jsonb_to_recordset($5::jsonb) AS r(notification_id uuid, position int, run_at timestamptz)
+  WHERE r.notification_id IN (SELECT notification_id FROM updated)
 ), nxt AS (
-  SELECT DISTINCT ON (j.notification_id) j.id, a.run_at
+  SELECT DISTINCT ON (j.notification_id) j.id, COALESCE(a.run_at, now()) AS run_at
   FROM jobs j JOIN advancing a ON j.notification_id = a.notification_id AND j.position > a.position AND j.status = 'pending'
   ORDER BY j.notification_id, j.position
 )
 UPDATE jobs SET status = CASE WHEN nxt.run_at <= now() THEN 'queued' ELSE 'delayed' END, run_at = nxt.run_at, updated_at = now()
-FROM nxt WHERE jobs.id = nxt.id
+FROM nxt WHERE jobs.id = nxt.id AND jobs.status = 'pending'
 RETURNING jobs.notification_id, jobs.status, jobs.run_at`;
 
 function preferenceLevels(rows: Array<{ workflow_id: string | null; enabled: boolean | null; channels: SubscriberPreferenceRecord['channels'] }> | null) {
@@ -141,30 +152,66 @@ export class SqlJobRepository implements JobRepository {
 
   requeueStalled(idleMs: number): Promise<{ events: number; notifications: number }> {
     return inTransaction(this.pool, async (client) => {
+      // Each sweep marks what it re-queues as touched, so other processes' sweeps skip it for idleMs.
       const events = await client.query<{ id: string }>(
-        "SELECT id FROM events WHERE status = 'fanning_out' AND created_at < now() - make_interval(secs => $1 / 1000.0) LIMIT 1000",
+        `WITH stalled AS (
+           SELECT id FROM events
+           WHERE status = 'fanning_out' AND COALESCE((fanout_cursor->>'at')::timestamptz, created_at) < now() - make_interval(secs => $1 / 1000.0)
+           ORDER BY created_at LIMIT 1000 FOR UPDATE SKIP LOCKED)
+         UPDATE events e SET fanout_cursor = jsonb_set(COALESCE(e.fanout_cursor, '{}'), '{at}', to_jsonb(now()))
+         FROM stalled WHERE e.id = stalled.id RETURNING e.id`,
         [idleMs],
       );
       const jobs = await client.query<{ notification_id: string }>(
-        `SELECT DISTINCT notification_id FROM jobs
-         WHERE (status IN ('queued', 'delayed') AND run_at < now() - make_interval(secs => $1 / 1000.0) AND updated_at < now() - make_interval(secs => $1 / 1000.0))
-            OR (status = 'running' AND updated_at < now() - interval '${LEASE}')
-         LIMIT 50000`,
+        `WITH stalled AS (
+           SELECT id FROM jobs
+           WHERE (status IN ('queued', 'delayed') AND run_at < now() - make_interval(secs => $1 / 1000.0) AND updated_at < now() - make_interval(secs => $1 / 1000.0))
+              OR (status = 'running' AND updated_at < now() - interval '${LEASE}')
+           LIMIT 50000 FOR UPDATE SKIP LOCKED)
+         UPDATE jobs j SET updated_at = now() FROM stalled WHERE j.id = stalled.id AND j.status <> 'running'
+         RETURNING j.notification_id`,
         [idleMs],
       );
-      const notificationIds = jobs.rows.map((r) => r.notification_id);
-      await this.queue.enqueueIn(client, [
-        ...fanoutWork(events.rows.map((e) => e.id)),
-        ...stepsWork(notificationIds),
-      ]);
+      // Jobs whose step or subscriber was deleted can never run: cancel them instead of retrying forever.
+      await client.query(
+        `UPDATE jobs j SET status = 'canceled', updated_at = now()
+         WHERE j.status IN ('queued', 'delayed', 'running')
+           AND (NOT EXISTS (SELECT 1 FROM workflow_steps ws WHERE ws.id = j.workflow_step_id)
+             OR NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.id = j.subscriber_id))`,
+      );
+      // Running jobs past their lease are claimable as they are; their notifications are queued too.
+      const expired = await client.query<{ notification_id: string }>(
+        `SELECT notification_id FROM jobs WHERE status = 'running' AND updated_at < now() - interval '${LEASE}' LIMIT 50000`,
+      );
+      const notificationIds = [...new Set([...jobs.rows, ...expired.rows].map((r) => r.notification_id))];
+      await this.queue.enqueueIn(client, [...fanoutWork(events.rows.map((e) => e.id)), ...stepsWork(notificationIds)]);
       return { events: events.rows.length, notifications: notificationIds.length };
     });
   }
 
   async record(outcomes: JobOutcome[]): Promise<string[]> {
     if (!outcomes.length) return [];
-    const now = Date.now();
-    const jobs = outcomes.map((o) => ({ id: o.job.jobId, status: o.status, provider_id: o.providerId ?? null, output: o.output ?? null }));
+    try {
+      return await this.recordBatch(outcomes);
+    } catch (error) {
+      // Messages may already be out: never leave the batch to be re-sent because one outcome cannot
+      // be stored. Record one by one; an outcome that still fails is recorded as a failed step.
+      if (outcomes.length === 1) {
+        const [o] = outcomes;
+        return this.recordBatch([{ job: o.job, status: 'failed', halt: true, details: [{ status: 'Failed', source: 'Internal', detail: `could not record the step result: ${(error as Error).message}` }] }]);
+      }
+      const due: string[] = [];
+      for (const o of outcomes) due.push(...(await this.record([o])));
+      return due;
+    }
+  }
+
+  async heartbeat(jobIds: string[]): Promise<void> {
+    if (jobIds.length) await this.pool.query("UPDATE jobs SET updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'running'", [jobIds]);
+  }
+
+  private async recordBatch(outcomes: JobOutcome[]): Promise<string[]> {
+    const jobs = outcomes.map((o) => ({ id: o.job.jobId, status: o.status, provider_id: o.providerId ?? null, output: o.output ?? null, attempts: o.job.attempts }));
     const details = outcomes.flatMap((o) =>
       o.details.map((d) => ({
         ord: 0,
@@ -222,14 +269,14 @@ export class SqlJobRepository implements JobRepository {
     const halted = outcomes.filter((o) => o.halt).map((o) => o.job.notificationId);
     const advancing = outcomes
       .filter((o) => !o.halt)
-      .map((o) => ({ notification_id: o.job.notificationId, position: o.job.step.position, run_at: new Date(o.nextRunAt?.getTime() ?? now).toISOString() }));
+      .map((o) => ({ notification_id: o.job.notificationId, position: o.job.step.position, run_at: o.nextRunAt?.toISOString() ?? null }));
     // One statement, so one implicit transaction: a crash leaves all of it or none of it.
     const { rows } = await this.pool.query<{ notification_id: string; status: string; run_at: Date }>(RECORD, [
-      JSON.stringify(jobs),
-      JSON.stringify(details),
-      JSON.stringify(messages),
+      jsonParam(jobs),
+      jsonParam(details),
+      jsonParam(messages),
       halted,
-      JSON.stringify(advancing),
+      jsonParam(advancing),
     ]);
     // Work due later is queued to start then (lost with a crash, the recovery sweep queues it again);
     // work due now continues in this worker.

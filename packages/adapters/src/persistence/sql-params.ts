@@ -19,3 +19,12 @@ export class SqlParams {
 export function sameKeys(column: string, keys: string): string {
   return `(${column} @> ${keys}::text[] AND ${column} <@ ${keys}::text[] AND cardinality(${column}) = cardinality(${keys}::text[]))`;
 }
+
+/**
+ * JSON text for a jsonb parameter. PostgreSQL text cannot hold NUL, so it is dropped from strings
+ * (it can arrive in payloads, provider errors and HTTP response bodies); one such byte must not
+ * fail a whole batch.
+ */
+export function jsonParam(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v));
+}

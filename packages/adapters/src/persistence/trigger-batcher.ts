@@ -2,6 +2,7 @@ import type { AcceptOutcome, TriggerAcceptance } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { UPSERT_MANY_SUBSCRIBERS } from './prisma-subscriber-repository';
+import { jsonParam } from './sql-params';
 import { inTransaction } from './transaction';
 
 /** Triggers accepted by one statement at most. */
@@ -32,9 +33,12 @@ WITH input AS (
 ), wanted AS (
   SELECT acc.event_id, acc.environment_id, sid FROM acc CROSS JOIN LATERAL unnest(acc.subscriber_ids) AS sid
 ), created AS (
+  -- Missing subscribers are created; one committed by another transaction meanwhile is invisible to
+  -- this statement's snapshot, so the no-op DO UPDATE returns it instead of silently skipping it.
   INSERT INTO subscribers (environment_id, subscriber_id)
-  SELECT DISTINCT environment_id, sid FROM wanted
-  ON CONFLICT (environment_id, subscriber_id) DO NOTHING
+  SELECT DISTINCT w.environment_id, w.sid FROM wanted w
+  WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = w.environment_id AND s.subscriber_id = w.sid)
+  ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET subscriber_id = EXCLUDED.subscriber_id
   RETURNING id, environment_id, subscriber_id
 ), recipients AS (
   SELECT w.event_id, s.id, s.subscriber_id FROM wanted w
@@ -137,9 +141,7 @@ export class TriggerBatcher {
 
   private write(acceptances: TriggerAcceptance[]): Promise<AcceptOutcome[]> {
     return inTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ idx: number; event_id: string; notification_ids: string[] }>(ACCEPT_BATCH, [
-        JSON.stringify(acceptances.map(row)),
-      ]);
+      const { rows } = await client.query<{ idx: number; event_id: string; notification_ids: string[] }>(ACCEPT_BATCH, [jsonParam(acceptances.map(row))]);
       const accepted = new Map(rows.map((r) => [r.idx, r]));
       // Subscriber objects of accepted triggers only: an ignored trigger changes nothing.
       const upserts = new Map<string, TriggerAcceptance['upserts']>();
@@ -147,7 +149,7 @@ export class TriggerBatcher {
         if (accepted.has(idx) && a.upserts.length) upserts.set(a.environmentId, [...(upserts.get(a.environmentId) ?? []), ...a.upserts]);
       });
       for (const [environmentId, subscribers] of upserts) {
-        await client.query(UPSERT_MANY_SUBSCRIBERS, [environmentId, JSON.stringify(subscribers)]);
+        await client.query(UPSERT_MANY_SUBSCRIBERS, [environmentId, jsonParam(subscribers)]);
       }
       await this.queue.enqueueIn(client, [
         ...stepsWork(rows.flatMap((r) => r.notification_ids)),

@@ -44,10 +44,13 @@ export interface JobRepository {
   claim(notificationIds: string[]): Promise<RunnableJob[]>;
   /**
    * Writes every outcome in ONE transaction (job statuses, execution details, messages, outputs),
-   * queues each notification's next job, and schedules work for the ones due later.
+   * queues each notification's next job, and schedules work for the ones due later. An outcome for a
+   * job no longer held by this attempt (its lease lapsed and it was claimed again) is dropped.
    * Returns the notifications whose next job is due now.
    */
   record(outcomes: JobOutcome[]): Promise<string[]>;
+  /** Extends the lease of jobs this worker is still running, so a slow step is not claimed twice. */
+  heartbeat(jobIds: string[]): Promise<void>;
   /**
    * Queues work again for what a crashed process left behind: events still fanning out and due
    * jobs (queued, delayed past run_at, or running past the lease) untouched for `idleMs`.

@@ -6,6 +6,8 @@ import { resolvePreferences } from '../../rules/resolve-preferences';
 import type { StepHandler, StepResult, StepVariables } from './steps/step-handler';
 
 export const RUN_SLICE = 500;
+/** Well under the repository's 30 s lease. */
+export const HEARTBEAT_MS = 10_000;
 
 export interface StepHandlers {
   in_app: StepHandler;
@@ -66,7 +68,9 @@ export class RunNotifications {
     while (pending.length) {
       const claimed = await this.jobs.claim(pending);
       if (!claimed.length) break;
-      const outcomes = await Promise.all(claimed.map((job) => this.runOne(job)));
+      // Slow steps (providers, HTTP) keep their claim alive; the lease only lapses for a dead worker.
+      const heartbeat = setInterval(() => void this.jobs.heartbeat(claimed.map((j) => j.jobId)).catch(() => undefined), HEARTBEAT_MS);
+      const outcomes = await Promise.all(claimed.map((job) => this.runOne(job))).finally(() => clearInterval(heartbeat));
       jobsRun += outcomes.length;
       pending = await this.jobs.record(outcomes);
     }

@@ -22,7 +22,8 @@ function parse(body: string): unknown {
  * A failure stops the workflow unless the step sets `continueOnFailure`.
  */
 export class HttpRequestStepHandler implements StepHandler {
-  private readonly secrets = new Map<string, Promise<string | undefined>>();
+  // Read at most once a minute per environment, so a rotated secret is picked up; failures are not kept.
+  private readonly secrets = new Map<string, { at: number; secret: Promise<string | undefined> }>();
 
   constructor(
     private readonly http: HttpClient,
@@ -31,13 +32,14 @@ export class HttpRequestStepHandler implements StepHandler {
   ) {}
 
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
+    const continueOnFailure = job.step.controlValues.continueOnFailure === true;
+    const stop = (result: StepResult): StepResult => ({ ...result, halt: !continueOnFailure });
     const rendered = await renderStepContent('http_request', job.step.controlValues, variables);
-    if ('error' in rendered) return failed(`template error: ${rendered.error.title}: ${rendered.error.message}`, 'Payload');
-    if (rendered.type !== 'http_request') return failed(`renderer returned ${rendered.type} content for an http_request step`);
+    if ('error' in rendered) return stop(failed(`template error: ${rendered.error.title}: ${rendered.error.message}`, 'Payload'));
+    if (rendered.type !== 'http_request') return stop(failed(`renderer returned ${rendered.type} content for an http_request step`));
     const { method, url, headers, body } = rendered.preview;
     const secret = await this.secret(job.environmentId);
-    if (!secret) return failed('the environment has no signing secret');
-    const continueOnFailure = job.step.controlValues.continueOnFailure === true;
+    if (!secret) return stop(failed('the environment has no signing secret'));
     const sendsBody = !['GET', 'HEAD'].includes(method.toUpperCase());
     try {
       const response = await this.http.request({
@@ -67,16 +69,17 @@ export class HttpRequestStepHandler implements StepHandler {
         ],
       };
     } catch (error) {
-      return { ...failed(`http request failed: ${(error as Error).message}`, 'Webhook'), halt: !continueOnFailure };
+      return stop(failed(`http request failed: ${(error as Error).message}`, 'Webhook'));
     }
   }
 
   private secret(environmentId: string): Promise<string | undefined> {
-    let secret = this.secrets.get(environmentId);
-    if (!secret) {
-      secret = this.tenancy.findEnvironment(environmentId).then((e) => e?.signingSecret);
-      this.secrets.set(environmentId, secret);
-    }
+    const hit = this.secrets.get(environmentId);
+    if (hit && Date.now() - hit.at < 60_000) return hit.secret;
+    const secret = this.tenancy.findEnvironment(environmentId).then((e) => e?.signingSecret);
+    this.secrets.set(environmentId, { at: Date.now(), secret });
+    const forget = () => this.secrets.delete(environmentId);
+    secret.then((value) => value === undefined && forget(), forget);
     return secret;
   }
 }
