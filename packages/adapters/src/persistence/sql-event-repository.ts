@@ -1,6 +1,5 @@
 import {
   type AcceptOutcome,
-  type DeliveryStep,
   type DeliveryWorkflow,
   type EventRepository,
   type FanoutCandidate,
@@ -9,6 +8,7 @@ import {
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { notificationShape, toDeliveryStep, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 
@@ -53,26 +53,8 @@ WHERE t.environment_id = $1 AND t.key = ANY($2::text[])
 ORDER BY ts.subscriber_id, ts.created_at
 LIMIT $6`;
 
-interface StepRow {
-  id: string;
-  step_id: string;
-  name: string;
-  type: DeliveryStep['type'];
-  active: boolean;
-  position: number;
-  control_values: Record<string, unknown>;
-  skip: DeliveryStep['skip'];
-  filters: DeliveryStep['filters'];
-}
 
-/** The columns every notification of a workflow shares, and the job template of its active steps. */
-function notificationShape(workflow: DeliveryWorkflow) {
-  const active = workflow.steps.filter((s) => s.active);
-  return {
-    channels: [...new Set(active.map((s) => s.type))],
-    steps: JSON.stringify(active.map((s, ord) => ({ id: s.id, step_id: s.stepId, type: s.type, position: s.position, ord }))),
-  };
-}
+
 
 /** Trigger acceptance and topic fan-out in set-based SQL: a statement per batch or chunk, not per recipient. */
 export class SqlEventRepository implements EventRepository {
@@ -125,17 +107,7 @@ export class SqlEventRepository implements EventRepository {
       data: row.data,
       payloadSchema: row.payload_schema,
       preferences: row.preferences ?? {},
-      steps: (row.steps as StepRow[]).map((s) => ({
-        id: s.id,
-        stepId: s.step_id,
-        name: s.name,
-        type: s.type,
-        active: s.active,
-        position: s.position,
-        controlValues: s.control_values ?? {},
-        skip: s.skip ?? null,
-        filters: s.filters ?? [],
-      })),
+      steps: (row.steps as StepRow[]).map(toDeliveryStep),
     };
   }
 
@@ -215,7 +187,7 @@ export class SqlEventRepository implements EventRepository {
           event.workflow.tags,
           event.workflow.severity,
           event.workflow.critical,
-          shape.steps,
+          JSON.stringify(shape.steps),
         ]);
         notificationIds = rows[0].notification_ids;
       }

@@ -1,6 +1,7 @@
 import type { JobOutcome, JobRepository, RunnableJob, SubscriberPreferenceRecord } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { toDeliveryStep } from './delivery-rows';
 import { jsonParam } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -102,24 +103,13 @@ export class SqlJobRepository implements JobRepository {
     const { rows } = await this.pool.query(CLAIM, [notificationIds]);
     return rows.map((r): RunnableJob => {
       const s = r.subscriber;
-      const step = r.step;
       return {
           jobId: r.job_id,
           notificationId: r.notification_id,
           environmentId: r.environment_id,
           transactionId: r.transaction_id,
           attempts: r.attempts,
-          step: {
-            id: step.id,
-            stepId: step.step_id,
-            name: step.name,
-            type: step.type,
-            active: step.active,
-            position: step.position,
-            controlValues: step.control_values ?? {},
-            skip: step.skip ?? null,
-            filters: step.filters ?? [],
-          },
+          step: toDeliveryStep(r.step),
           workflow: { ...r.workflow, preferences: r.workflow.preferences ?? {} },
           subscriber: {
             id: s.id,

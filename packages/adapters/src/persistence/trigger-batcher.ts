@@ -2,6 +2,7 @@ import type { AcceptOutcome, TriggerAcceptance } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { UPSERT_MANY_SUBSCRIBERS } from './prisma-subscriber-repository';
+import { notificationShape } from './delivery-rows';
 import { jsonParam } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -72,7 +73,7 @@ interface Pending {
 }
 
 function row(a: TriggerAcceptance, idx: number) {
-  const active = a.workflow.steps.filter((s) => s.active);
+  const shape = notificationShape(a.workflow);
   const hasTopics = a.recipients.topics.length > 0;
   return {
     idx,
@@ -87,12 +88,12 @@ function row(a: TriggerAcceptance, idx: number) {
     context_keys: a.contextKeys,
     status: hasTopics ? 'fanning_out' : 'fanned_out',
     fanout_cursor: hasTopics ? { topics: a.recipients.topics, after: null } : null,
-    channels: [...new Set(active.map((s) => s.type))],
+    channels: shape.channels,
     tags: a.workflow.tags,
     severity: a.workflow.severity,
     critical: a.workflow.critical,
     subscriber_ids: a.recipients.subscriberIds,
-    steps: active.map((s, ord) => ({ id: s.id, step_id: s.stepId, type: s.type, position: s.position, ord })),
+    steps: shape.steps,
   };
 }
 
