@@ -10,7 +10,8 @@ import type {
   SubscriberSearch,
   UpsertManyResult,
 } from '@herald/domain';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { jsonParam } from './sql-params';
 import type { PrismaClient } from '../generated/prisma/client';
 import type { Prisma } from '../generated/prisma/client';
 import { paginate } from './cursor-pagination';
@@ -31,7 +32,7 @@ const COLUMNS: Record<(typeof ATTRIBUTES)[number], string> = {
 
 // Creates or updates a whole batch in one statement. A key missing from an item leaves the column as
 // it is; a key present with null clears it. The UPDATE sees only rows that existed before the statement.
-export const UPSERT_MANY_SUBSCRIBERS = `
+const UPSERT_MANY_SUBSCRIBERS = `
 WITH input AS (
   SELECT DISTINCT ON (e->>'subscriberId') e, e->>'subscriberId' AS sid
   FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n)
@@ -56,6 +57,29 @@ WITH input AS (
 SELECT 'updated' AS outcome, subscriber_id FROM updated
 UNION ALL
 SELECT 'created' AS outcome, subscriber_id FROM inserted`;
+
+/**
+ * Creates or updates subscribers set-based, on a pool or inside a caller's transaction. A row
+ * inserted concurrently by another request is neither updated nor inserted by the statement
+ * (ON CONFLICT DO NOTHING); running those items again updates them.
+ */
+export async function upsertSubscribers(db: Queryable, environmentId: string, inputs: SubscriberInput[]): Promise<UpsertManyResult> {
+  const result: UpsertManyResult = { created: [], updated: [] };
+  let pending = inputs;
+  for (let attempt = 0; attempt < 3 && pending.length; attempt++) {
+    const { rows } = await db.query<{ outcome: 'created' | 'updated'; subscriber_id: string }>(UPSERT_MANY_SUBSCRIBERS, [environmentId, jsonParam(pending)]);
+    const done = new Set<string>();
+    for (const row of rows) {
+      result[row.outcome].push(row.subscriber_id);
+      done.add(row.subscriber_id);
+    }
+    pending = pending.filter((input) => !done.has(input.subscriberId));
+  }
+  if (pending.length) throw new Error(`upsertSubscribers: ${pending.length} subscribers kept conflicting`);
+  return result;
+}
+
+type Queryable = Pick<Pool, 'query'> | Pick<PoolClient, 'query'>;
 
 export class PrismaSubscriberRepository implements SubscriberRepository {
   constructor(
@@ -91,26 +115,10 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
     return this.updateWhere(environmentId, subscriberId, data);
   }
 
-  async upsertMany(environmentId: string, inputs: SubscriberInput[]): Promise<UpsertManyResult> {
-    const result: UpsertManyResult = { created: [], updated: [] };
-    let pending = inputs;
-    // A row inserted concurrently by another request is neither updated nor inserted by this
-    // statement (ON CONFLICT DO NOTHING); running those items again updates them.
-    for (let attempt = 0; attempt < 3 && pending.length; attempt++) {
-      const { rows } = await this.pool.query<{ outcome: 'created' | 'updated'; subscriber_id: string }>(UPSERT_MANY_SUBSCRIBERS, [
-        environmentId,
-        JSON.stringify(pending),
-      ]);
-      const done = new Set<string>();
-      for (const row of rows) {
-        result[row.outcome].push(row.subscriber_id);
-        done.add(row.subscriber_id);
-      }
-      pending = pending.filter((input) => !done.has(input.subscriberId));
-    }
-    if (pending.length) throw new Error(`upsertMany: ${pending.length} subscribers kept conflicting`);
-    return result;
+  upsertMany(environmentId: string, inputs: SubscriberInput[]): Promise<UpsertManyResult> {
+    return upsertSubscribers(this.pool, environmentId, inputs);
   }
+
 
   setOnline(environmentId: string, subscriberId: string, isOnline: boolean, at: Date): Promise<Subscriber | null> {
     return this.updateWhere(environmentId, subscriberId, { isOnline, lastOnlineAt: at, version: { increment: 1 } });

@@ -1,7 +1,7 @@
 import type { AcceptOutcome, TriggerAcceptance } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { UPSERT_MANY_SUBSCRIBERS } from './prisma-subscriber-repository';
+import { upsertSubscribers } from './prisma-subscriber-repository';
 import { notificationShape } from './delivery-rows';
 import { jsonParam } from './sql-params';
 import { inTransaction } from './transaction';
@@ -150,7 +150,7 @@ export class TriggerBatcher {
         if (accepted.has(idx) && a.upserts.length) upserts.set(a.environmentId, [...(upserts.get(a.environmentId) ?? []), ...a.upserts]);
       });
       for (const [environmentId, subscribers] of upserts) {
-        await client.query(UPSERT_MANY_SUBSCRIBERS, [environmentId, jsonParam(subscribers)]);
+        await upsertSubscribers(client, environmentId, subscribers);
       }
       await this.queue.enqueueIn(client, [
         ...stepsWork(rows.flatMap((r) => r.notification_ids)),
