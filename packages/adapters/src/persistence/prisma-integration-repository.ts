@@ -12,11 +12,10 @@ import {
 } from '@herald/domain';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { isUniqueViolation, nullOnUniqueViolation } from './prisma-errors';
+import { isUuid } from './sql-params';
 
 type Row = Prisma.IntegrationGetPayload<object>;
 type Tx = Prisma.TransactionClient;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Creates the missing built-ins of many environments in one statement. A provider that ever existed
 // in an environment (even deleted) is not recreated; primary only where the channel has none.
@@ -54,7 +53,7 @@ export class PrismaIntegrationRepository implements IntegrationRepository {
   }
 
   async find(environmentId: string, idOrIdentifier: string): Promise<Integration | null> {
-    const match = UUID.test(idOrIdentifier) ? [{ id: idOrIdentifier }, { identifier: idOrIdentifier }] : [{ identifier: idOrIdentifier }];
+    const match = isUuid(idOrIdentifier) ? [{ id: idOrIdentifier }, { identifier: idOrIdentifier }] : [{ identifier: idOrIdentifier }];
     // An id wins over an identifier that happens to look like one.
     const rows = await this.prisma.integration.findMany({ where: { environmentId, deleted: false, OR: match } });
     const row = rows.find((r) => r.id === idOrIdentifier) ?? rows[0];

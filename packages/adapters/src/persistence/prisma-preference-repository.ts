@@ -10,6 +10,7 @@ import {
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import { isUuid } from './sql-params';
 
 const WORKFLOW_SELECT = {
   id: true,
@@ -23,8 +24,6 @@ const WORKFLOW_SELECT = {
   updatedAt: true,
 } as const;
 type WorkflowRow = Prisma.WorkflowGetPayload<{ select: typeof WORKFLOW_SELECT }>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Merges channel switches into one level, creating it when missing; the partial unique indexes
 // (one global row per subscriber, one per subscriber and workflow) are the conflict targets.
@@ -54,7 +53,7 @@ export class PrismaPreferenceRepository implements PreferenceRepository {
 
   async findWorkflowSettings(environmentId: string, reference: string): Promise<WorkflowSettings | null> {
     const or: Prisma.WorkflowWhereInput[] = [{ workflowId: reference }];
-    if (UUID.test(reference)) or.push({ id: reference });
+    if (isUuid(reference)) or.push({ id: reference });
     const row = await this.prisma.workflow.findFirst({ where: { environmentId, deleted: false, OR: or }, select: WORKFLOW_SELECT });
     return row && toWorkflowSettings(row);
   }

@@ -15,7 +15,7 @@ import { jsonParam } from './sql-params';
 import type { PrismaClient } from '../generated/prisma/client';
 import type { Prisma } from '../generated/prisma/client';
 import { paginate } from './cursor-pagination';
-import { isUniqueViolation, jsonOrNull } from './prisma-errors';
+import { jsonOrNull, nullOnUniqueViolation } from './prisma-errors';
 
 type Row = Prisma.SubscriberGetPayload<object>;
 
@@ -93,16 +93,12 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
   }
 
   async insert(environmentId: string, input: SubscriberInput): Promise<Subscriber | null> {
-    try {
-      const row = await this.prisma.subscriber.create({
-        data: { environmentId, subscriberId: input.subscriberId, ...attributes(input), data: jsonOrNull(input.data) },
-      });
-      return toSubscriber(row);
-    } catch (error) {
-      if (isUniqueViolation(error)) return null;
-      throw error;
-    }
+    const row = await nullOnUniqueViolation(
+      this.prisma.subscriber.create({ data: { environmentId, subscriberId: input.subscriberId, ...attributes(input), data: jsonOrNull(input.data) } }),
+    );
+    return row && toSubscriber(row);
   }
+
 
   async update(
     environmentId: string,

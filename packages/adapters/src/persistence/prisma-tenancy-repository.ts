@@ -1,5 +1,6 @@
 import type { ApiKeyRecord, BootstrapSpec, Caller, Environment, TenancyRepository } from '@herald/domain';
 import type { PrismaClient } from '../generated/prisma/client';
+import { isUuid } from './sql-params';
 
 const BOOTSTRAP_LOCK = 72_616_002;
 
@@ -60,7 +61,7 @@ export class PrismaTenancyRepository implements TenancyRepository {
   }
 
   async revokeApiKey(apiKeyId: string): Promise<boolean> {
-    if (!/^[0-9a-f-]{36}$/i.test(apiKeyId)) return false;
+    if (!isUuid(apiKeyId)) return false;
     const { count } = await this.prisma.apiKey.updateMany({ where: { id: apiKeyId, revokedAt: null }, data: { revokedAt: new Date() } });
     return count === 1;
   }

@@ -14,11 +14,10 @@ import {
 } from '@herald/domain';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 import { isUniqueViolation, jsonOrNull } from './prisma-errors';
+import { isUuid } from './sql-params';
 
 const withSteps = { steps: { orderBy: { position: 'asc' } } } as const;
 type Row = Prisma.WorkflowGetPayload<{ include: typeof withSteps }>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Writes the whole step list in one statement: a stepId that exists keeps its row (and id, which
 // jobs refer to); the others are inserted. Steps no longer listed are deleted just before.
@@ -91,7 +90,7 @@ export class PrismaWorkflowRepository implements WorkflowRepository {
 
   async find(environmentId: string, reference: string): Promise<Workflow | null> {
     const byIdentifier = await this.prisma.workflow.findFirst({ where: { environmentId, workflowId: reference, deleted: false }, include: withSteps });
-    if (byIdentifier || !UUID.test(reference)) return byIdentifier && toWorkflow(byIdentifier);
+    if (byIdentifier || !isUuid(reference)) return byIdentifier && toWorkflow(byIdentifier);
     const byId = await this.prisma.workflow.findFirst({ where: { environmentId, id: reference, deleted: false }, include: withSteps });
     return byId && toWorkflow(byId);
   }

@@ -11,10 +11,9 @@ import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-q
 import { notificationShape, toDeliveryStep, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
+import { isUuid } from './sql-params';
 
 export const WORKFLOW_CACHE_MS = 1_000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Jobs for every active step of each new notification: the first is queued, the rest wait their turn.
 const INSERT_JOBS = `
@@ -53,9 +52,6 @@ WHERE t.environment_id = $1 AND t.key = ANY($2::text[])
 ORDER BY ts.subscriber_id, ts.created_at
 LIMIT $6`;
 
-
-
-
 /** Trigger acceptance and topic fan-out in set-based SQL: a statement per batch or chunk, not per recipient. */
 export class SqlEventRepository implements EventRepository {
   private readonly batcher: TriggerBatcher;
@@ -83,7 +79,7 @@ export class SqlEventRepository implements EventRepository {
   }
 
   private async loadWorkflow(environmentId: string, identifier: string): Promise<DeliveryWorkflow | null> {
-    const byId = UUID.test(identifier);
+    const byId = isUuid(identifier);
     const { rows } = await this.pool.query(
       `SELECT w.id, w.workflow_id, w.name, w.active, w.critical, w.severity, w.tags, w.data, w.payload_schema, w.preferences,
               COALESCE(json_agg(json_build_object('id', s.id, 'step_id', s.step_id, 'name', s.name, 'type', s.type, 'active', s.active,

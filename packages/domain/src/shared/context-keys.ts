@@ -10,3 +10,8 @@ export function toContextKeys(context: Record<string, string | { id: string }> |
 export function normaliseContextKeys(keys: readonly string[] | undefined): string[] | undefined {
   return keys ? [...new Set(keys)].sort() : undefined;
 }
+
+/** ["tenant:acme"] -> {tenant: "acme"}: the context templates and conditions see (split at the first colon). */
+export function contextFromKeys(keys: readonly string[]): Record<string, string> {
+  return Object.fromEntries(keys.map((k) => [k.slice(0, k.indexOf(':')), k.slice(k.indexOf(':') + 1)]));
+}

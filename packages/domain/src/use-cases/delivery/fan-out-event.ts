@@ -1,6 +1,7 @@
 import type { EventRepository, FanoutCandidate } from '../../ports/event-repository';
 import { subscriptionAllows } from '../../rules/subscription-allows';
 import type { SubscriptionPreferenceRule } from '../../entities/subscription';
+import { contextFromKeys } from '../../shared/context-keys';
 
 export const FANOUT_CHUNK = 1_000;
 
@@ -19,7 +20,7 @@ export class FanOutEvent {
     const event = await this.events.loadFanout(eventId);
     if (!event || event.status === 'fanned_out') return { notifications: 0, filtered: 0 };
     const workflow = { id: event.workflow.id, identifier: event.workflow.identifier, tags: event.workflow.tags };
-    const context = Object.fromEntries(event.contextKeys.map((k) => [k.slice(0, k.indexOf(':')), k.slice(k.indexOf(':') + 1)]));
+    const context = contextFromKeys(event.contextKeys);
     let notifications = 0;
     let filtered = 0;
     for (;;) {

@@ -4,6 +4,7 @@ import { evaluateStepFilters } from '../../rules/evaluate-step-filters';
 import { evaluateJsonLogic } from '../../rules/json-logic';
 import { resolvePreferences } from '../../rules/resolve-preferences';
 import type { StepHandler, StepResult, StepVariables } from './steps/step-handler';
+import { contextFromKeys } from '../../shared/context-keys';
 
 export const RUN_SLICE = 500;
 /** Well under the repository's 30 s lease. */
@@ -38,7 +39,7 @@ export function stepVariables(job: RunnableJob): StepVariables {
       data: subscriber.data ?? {},
     },
     steps: job.steps,
-    context: Object.fromEntries(job.contextKeys.map((k) => [k.slice(0, k.indexOf(':')), k.slice(k.indexOf(':') + 1)])),
+    context: contextFromKeys(job.contextKeys),
   };
 }
 
