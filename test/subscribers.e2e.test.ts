@@ -108,12 +108,34 @@ describe('the HTTP platform', () => {
   it('answers 400 for malformed JSON, 413 over 512 KB, 404 for unknown routes and resources', async () => {
     const malformed = await svc.request('/v2/subscribers', { method: 'POST', body: '{"subscriberId":', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect((await malformed.json()).message).toMatch(/Malformed JSON/);
     const big = await svc.request('/v2/subscribers', { method: 'POST', json: { subscriberId: 'big', data: { blob: 'x'.repeat(600 * 1024) } }, headers: { connection: 'close' } });
     expect(big.status).toBe(413);
     expect((await big.json()).statusCode).toBe(413);
-    const route = await svc.request('/v2/nothing-here');
+    // A chunked body has no Content-Length: it is counted while it streams.
+    const chunks = (n: number) =>
+      new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < n; i++) controller.enqueue(new TextEncoder().encode(i === 0 ? '{"subscriberId":"chunked","data":{"blob":"' : 'x'.repeat(64 * 1024)));
+          controller.enqueue(new TextEncoder().encode('"}}'));
+          controller.close();
+        },
+      });
+    const chunked = (n: number) =>
+      fetch(`${svc.url}/v2/subscribers`, {
+        method: 'POST',
+        body: chunks(n),
+        duplex: 'half',
+        headers: { authorization: `ApiKey ${svc.apiKey}`, 'content-type': 'application/json', connection: 'close' },
+      } as RequestInit);
+    const bigChunked = await chunked(10);
+    expect(bigChunked.status).toBe(413);
+    expect((await bigChunked.json()).statusCode).toBe(413);
+    expect((await chunked(2)).status).toBe(201);
+    const route = await svc.request('/v2/nothing-here', { headers: { 'x-request-id': 'req-42' } });
     expect(route.status).toBe(404);
+    expect(route.headers.get('x-request-id')).toBe('req-42');
     const resource = await svc.request('/v2/subscribers/ghost');
     expect(resource.status).toBe(404);
     expect((await resource.json()).message).toContain('ghost');

@@ -1,8 +1,8 @@
 import { AuthenticateApiKey, ClaimIdempotencyKey } from '@herald/domain';
-import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type { Resolver } from './platform/app-env';
 import { apiKeyAuth } from './platform/auth';
+import { requestBodyLimit } from './platform/body-limit';
 import { errorBody, handleError } from './platform/errors';
 import { idempotency } from './platform/idempotency';
 import { requestLogging } from './platform/logger';
@@ -37,10 +37,7 @@ export function buildApp({ resolver, logger, serviceName, probe }: AppDependenci
   app.use('*', requestLogging(logger));
   app.use(
     '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) => c.json(errorBody(c, 413, `Request body exceeds the ${MAX_BODY_BYTES / 1024} KB limit`), 413),
-    }),
+    requestBodyLimit(MAX_BODY_BYTES, (c) => c.json(errorBody(c, 413, `Request body exceeds the ${MAX_BODY_BYTES / 1024} KB limit`), 413)),
   );
   app.route('/', healthRouter(probe));
   app.route('/', docsRouter(serviceName));

@@ -15,8 +15,9 @@ export function requestLogging(logger: Logger): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     c.set('requestId', requestId);
     c.set('logger', logger.child({ requestId }));
-    await next();
+    // Set before the response exists: a header added to a finished response makes Hono copy it.
     c.header('X-Request-Id', requestId);
+    await next();
     const status = c.res.status;
     logger[status >= 500 ? 'error' : 'info'](
       { requestId, method: c.req.method, path: c.req.path, status, durationMs: Math.round((performance.now() - started) * 10) / 10 },
