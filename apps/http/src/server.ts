@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { applyMigrations, connectDatabase, startEmbeddedPostgres, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
+import { applyMigrations, connectDatabase, keepPlannerStatistics, startEmbeddedPostgres, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
 import { RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
 import { PgBossDeliveryQueue } from '@herald/adapters';
 import { BootstrapOrganization, EnsureBuiltInIntegrations, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
@@ -31,11 +31,13 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
   }
   let db: Database | undefined;
   let boss: PgBoss | undefined;
+  let stopStatistics: (() => Promise<void>) | undefined;
   try {
     db = connectDatabase(databaseUrl);
     const applied = await applyMigrations(db.pool);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
     boss = await startPgBoss(databaseUrl, logger);
+    stopStatistics = keepPlannerStatistics(db.pool, (err) => logger.warn({ err }, 'refreshing planner statistics failed'));
 
     const resolver = buildContainer(config, db, boss, logger);
     const { generatedKey, environments } = await resolver.get(BootstrapOrganization).execute(config.apiKey);
@@ -84,6 +86,7 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(recovery);
+          await stopStatistics?.();
           await new Promise<void>((resolve) => server.close(() => resolve()));
           // Workers finish the batches they hold (their results are recorded) before anything closes.
           await deliveryQueue.stop();
@@ -93,6 +96,7 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
         })()),
     };
   } catch (error) {
+    await stopStatistics?.();
     if (boss) await stopPgBoss(boss).catch(() => undefined);
     await db?.close();
     await embedded?.stop();

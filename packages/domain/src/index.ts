@@ -103,3 +103,4 @@ export * from './ports/delivery-provider';
 export * from './ports/http-client';
 export * from './use-cases/delivery/steps/channel-step-handler';
 export * from './use-cases/delivery/steps/http-request-step-handler';
+export * from './rules/fanout-lanes';

@@ -63,7 +63,9 @@ function conditions(environmentId: string, f: ActivityFilter, params: SqlParams)
   if (f.emails) where.push(subscribersWhere(`s.email = ANY(${p(f.emails)}::text[])`));
   if (f.subscriberIds) where.push(subscribersWhere(`s.subscriber_id = ANY(${p(f.subscriberIds)}::text[])`));
   if (f.severity) where.push(`n.severity = ANY(${p(f.severity)}::text[])`);
-  if (f.transactionId) where.push(`n.transaction_id = ${p(f.transactionId)}`);
+  // Through the event (unique per environment and transactionId) and the notifications' event key.
+  const byTransaction = (id: string) => `n.event_id IN (SELECT e.id FROM events e WHERE e.environment_id = ${env} AND e.transaction_id = ${id})`;
+  if (f.transactionId) where.push(byTransaction(p(f.transactionId)));
   if (f.topicKey) where.push(`cardinality(n.topic_keys) > 0 AND n.topic_keys @> ARRAY[${p(f.topicKey)}::text]`);
   if (f.subscriptionId) {
     const id = p(f.subscriptionId);
@@ -78,7 +80,7 @@ function conditions(environmentId: string, f: ActivityFilter, params: SqlParams)
   if (f.before) where.push(`n.created_at <= ${p(f.before)}::timestamptz`);
   if (f.search) {
     const s = p(f.search);
-    where.push(`(n.transaction_id = ${s} OR ${subscribersWhere(`(s.subscriber_id = ${s} OR s.email = ${s})`)})`);
+    where.push(`(${byTransaction(s)} OR ${subscribersWhere(`(s.subscriber_id = ${s} OR s.email = ${s})`)})`);
   }
   return where;
 }

@@ -4,6 +4,8 @@ import {
   type EventRepository,
   type FanoutCandidate,
   type FanoutEvent,
+  type FanoutLane,
+  type FanoutProgress,
   type TriggerAcceptance,
 } from '@herald/domain';
 import type { Pool } from 'pg';
@@ -11,7 +13,7 @@ import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-q
 import { notificationShape, toDeliveryStep, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
-import { isUuid } from './sql-params';
+import { isUuid, prepared } from './sql-params';
 
 export const WORKFLOW_CACHE_MS = 1_000;
 
@@ -36,21 +38,55 @@ WITH input AS (
 ), jobs AS (${INSERT_JOBS.replace('$STEPS', '$7')})
 SELECT COALESCE(array_agg(id), '{}') AS notification_ids FROM notif`;
 
+// The next chunk of a fan-out: per topic, its next subscriptions after the cursor in subscriber-id
+// order, read by the (topic_id, subscriber_id) index from the cursor on, so every chunk costs the
+// same however far the fan-out has got. A subscriber in several topics is taken once (the earliest
+// subscription); per topic, excluded subscribers and the actor are left out. Lanes split the
+// subscriber-id space: this chunk reads ($3, $7].
 const FANOUT_CANDIDATES = `
-SELECT DISTINCT ON (ts.subscriber_id)
-  ts.subscriber_id, ts.id AS subscription_id, ts.preferences, t.id AS topic_id, t.key AS topic_key,
-  s.subscriber_id AS external_id, s.first_name, s.last_name, s.email, s.phone, s.avatar, s.locale, s.timezone, s.data
+SELECT DISTINCT ON (c.subscriber_id) c.*
 FROM topics t
-JOIN topic_subscriptions ts ON ts.topic_id = t.id
-JOIN subscribers s ON s.id = ts.subscriber_id
+CROSS JOIN LATERAL (
+  SELECT DISTINCT ON (ts.subscriber_id)
+    ts.subscriber_id, ts.id AS subscription_id, ts.preferences, ts.created_at, t.id AS topic_id, t.key AS topic_key, s.*
+  FROM topic_subscriptions ts
+  -- By primary key for each subscription read (LIMIT keeps it a lookup): a plan that joins whole
+  -- ranges of subscribers would read the rest of the lane on every chunk.
+  CROSS JOIN LATERAL (
+    SELECT s.subscriber_id AS external_id, s.first_name, s.last_name, s.email, s.phone, s.avatar, s.locale, s.timezone, s.data
+    FROM subscribers s WHERE s.id = ts.subscriber_id LIMIT 1
+  ) s
+  WHERE ts.topic_id = t.id AND ts.subscriber_id > $3::uuid AND ts.subscriber_id <= $7::uuid
+    AND s.external_id IS DISTINCT FROM $4
+    AND NOT EXISTS (
+      SELECT 1 FROM jsonb_to_recordset($5::jsonb) AS x(topic_key text, subscriber_id text)
+      WHERE x.topic_key = t.key AND x.subscriber_id = s.external_id)
+  ORDER BY ts.subscriber_id, ts.created_at
+  LIMIT $6
+) c
 WHERE t.environment_id = $1 AND t.key = ANY($2::text[])
-  AND ($3::uuid IS NULL OR ts.subscriber_id > $3::uuid)
-  AND s.subscriber_id IS DISTINCT FROM $4
-  AND NOT EXISTS (
-    SELECT 1 FROM jsonb_to_recordset($5::jsonb) AS x(topic_key text, subscriber_id text)
-    WHERE x.topic_key = t.key AND x.subscriber_id = s.subscriber_id)
-ORDER BY ts.subscriber_id, ts.created_at
+ORDER BY c.subscriber_id, c.created_at
 LIMIT $6`;
+
+const fanoutInsertStatement = prepared('herald-fanout-insert', FANOUT_INSERT);
+const candidatesStatement = prepared('herald-fanout-candidates', FANOUT_CANDIDATES);
+
+// Progress of a fan-out, stored with each chunk. The event is fanned out once every lane is done.
+const PROGRESS = (lanes: string) => `
+UPDATE events e SET fanout_cursor = jsonb_set(jsonb_set(e.fanout_cursor, '{lanes}', ${lanes}), '{at}', to_jsonb(now())),
+  status = CASE WHEN jsonb_path_exists(${lanes}, '$[*] ? (@.done == false)') THEN e.status ELSE 'fanned_out' END,
+  fanned_out_at = CASE WHEN jsonb_path_exists(${lanes}, '$[*] ? (@.done == false)') THEN e.fanned_out_at ELSE now() END`;
+// The only lane is replaced by several: only while it is still the only one.
+const splitLanesStatement = prepared(
+  'herald-fanout-split',
+  `${PROGRESS('$2::jsonb')} WHERE e.id = $1 AND e.status = 'fanning_out' AND jsonb_array_length(e.fanout_cursor->'lanes') = 1`,
+);
+// One lane moves on: only while that lane still covers the same range (no other run split it since).
+const moveLaneStatement = prepared(
+  'herald-fanout-move',
+  `${PROGRESS("jsonb_set(e.fanout_cursor->'lanes', ARRAY[$2::int::text], $3::jsonb)")}
+   WHERE e.id = $1 AND e.status = 'fanning_out' AND e.fanout_cursor->'lanes'->$2::int->>'until' = $3::jsonb->>'until'`,
+);
 
 /** Trigger acceptance and topic fan-out in set-based SQL: a statement per batch or chunk, not per recipient. */
 export class SqlEventRepository implements EventRepository {
@@ -126,7 +162,7 @@ export class SqlEventRepository implements EventRepository {
       await this.pool.query("UPDATE events SET status = 'canceled' WHERE id = $1 AND status = 'fanning_out'", [eventId]);
       return null;
     }
-    const cursor = (row.fanout_cursor ?? { topics: [], after: null }) as { topics: FanoutEvent['topics']; after: string | null };
+    const cursor = (row.fanout_cursor ?? { topics: [], lanes: [] }) as { topics: FanoutEvent['topics']; lanes: FanoutLane[] };
     return {
       id: row.id,
       environmentId: row.environment_id,
@@ -135,21 +171,24 @@ export class SqlEventRepository implements EventRepository {
       contextKeys: row.context_keys,
       topics: cursor.topics,
       actorSubscriberId: row.actor?.subscriberId ?? null,
-      cursor: cursor.after,
+      lanes: cursor.lanes,
       status: row.status,
     };
   }
 
-  async fanoutCandidates(event: FanoutEvent, limit: number): Promise<FanoutCandidate[]> {
+  async fanoutCandidates(event: FanoutEvent, lane: FanoutLane, limit: number): Promise<FanoutCandidate[]> {
     const excluded = event.topics.flatMap((t) => t.exclude.map((subscriberId) => ({ topic_key: t.topicKey, subscriber_id: subscriberId })));
-    const { rows } = await this.pool.query(FANOUT_CANDIDATES, [
-      event.environmentId,
-      event.topics.map((t) => t.topicKey),
-      event.cursor,
-      event.actorSubscriberId,
-      JSON.stringify(excluded),
-      limit,
-    ]);
+    const { rows } = await this.pool.query(
+      candidatesStatement([
+        event.environmentId,
+        event.topics.map((t) => t.topicKey),
+        lane.after,
+        event.actorSubscriberId,
+        JSON.stringify(excluded),
+        limit,
+        lane.until,
+      ]),
+    );
     return rows.map((r) => ({
       subscriberId: r.subscriber_id,
       subscriptionId: r.subscription_id,
@@ -170,33 +209,34 @@ export class SqlEventRepository implements EventRepository {
     }));
   }
 
-  commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], cursor: string | null, done: boolean): Promise<number> {
+  commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress): Promise<number> {
     const shape = notificationShape(event.workflow);
     return inTransaction(this.pool, async (client) => {
       let notificationIds: string[] = [];
       if (accepted.length) {
         const input = accepted.map((c) => ({ subscriber_id: c.subscriberId, topic_id: c.topicId, topic_key: c.topicKey, subscription_id: c.subscriptionId }));
-        const { rows } = await client.query<{ notification_ids: string[] }>(FANOUT_INSERT, [
-          JSON.stringify(input),
-          event.id,
-          shape.channels,
-          event.workflow.tags,
-          event.workflow.severity,
-          event.workflow.critical,
-          JSON.stringify(shape.steps),
-        ]);
+        const { rows } = await client.query<{ notification_ids: string[] }>(
+          fanoutInsertStatement([
+            JSON.stringify(input),
+            event.id,
+            shape.channels,
+            event.workflow.tags,
+            event.workflow.severity,
+            event.workflow.critical,
+            JSON.stringify(shape.steps),
+          ]),
+        );
         notificationIds = rows[0].notification_ids;
       }
-      await client.query(
-        `UPDATE events SET fanout_cursor = jsonb_set(jsonb_set(COALESCE(fanout_cursor, '{}'), '{after}', to_jsonb($2::text)), '{at}', to_jsonb(now())),
-                status = CASE WHEN $3 THEN 'fanned_out' ELSE status END,
-                fanned_out_at = CASE WHEN $3 THEN now() ELSE fanned_out_at END
-         WHERE id = $1`,
-        [event.id, cursor, done],
-      );
+      const moved =
+        'split' in progress
+          ? await client.query(splitLanesStatement([event.id, JSON.stringify(progress.split)]))
+          : await client.query(moveLaneStatement([event.id, progress.index, JSON.stringify(progress.lane)]));
+      if (!moved.rowCount) throw new Error(`fan-out of event ${event.id} was moved on by another run; retrying from its stored progress`);
       await this.queue.enqueueIn(client, stepsWork(notificationIds));
       return notificationIds.length;
     });
   }
+
 }
 

@@ -1,30 +1,37 @@
-import type { JobOutcome, JobRepository, RunnableJob, SubscriberPreferenceRecord } from '@herald/domain';
+import { LEASED_STEP_TYPES, type JobOutcome, type JobRepository, type RunnableJob, type SubscriberPreferenceRecord } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { toDeliveryStep } from './delivery-rows';
-import { jsonParam } from './sql-params';
+import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
 /** A job still `running` after this long was left by a crashed worker and may be claimed again. */
 export const LEASE_SECONDS = 30;
 const LEASE = `${LEASE_SECONDS} seconds`;
 
-// Claims the due job of each notification and loads what running it needs, in one statement.
+// Claims the due job of each notification and loads what running it needs, in one statement. Only
+// steps with side effects ($2, LEASED_STEP_TYPES) are written (leased as running); the others are
+// read, and RECORD keeps the first result recorded for them. That spares the hot in-app path one
+// update of every job (a new row version and three index entries).
 const CLAIM = `
 WITH due AS (
-  SELECT id FROM jobs
+  SELECT id, type = ANY($2::text[]) AS leased FROM jobs
   WHERE notification_id = ANY($1::uuid[])
     AND ((status IN ('queued', 'delayed') AND run_at <= now()) OR (status = 'running' AND updated_at < now() - interval '${LEASE}'))
     -- A job whose step or subscriber was deleted is not claimed (the sweep cancels it).
     AND EXISTS (SELECT 1 FROM workflow_steps ws WHERE ws.id = jobs.workflow_step_id)
     AND EXISTS (SELECT 1 FROM subscribers s WHERE s.id = jobs.subscriber_id)
   FOR UPDATE SKIP LOCKED
-), claimed AS (
+), leases AS (
   UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, updated_at = now()
-  FROM due WHERE j.id = due.id
-  RETURNING j.id, j.notification_id, j.workflow_step_id, j.attempts
+  FROM due WHERE j.id = due.id AND due.leased
+  RETURNING j.id, j.notification_id, j.workflow_step_id, j.attempts, true AS leased
+), claimed AS (
+  SELECT * FROM leases
+  UNION ALL
+  SELECT j.id, j.notification_id, j.workflow_step_id, j.attempts + 1, false FROM due JOIN jobs j ON j.id = due.id WHERE NOT due.leased
 )
-SELECT c.id AS job_id, c.attempts, n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides,
+SELECT c.id AS job_id, c.attempts, c.leased, n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides,
        row_to_json(s.*) AS subscriber,
        row_to_json(ws.*) AS step,
        json_build_object('id', w.id, 'identifier', w.workflow_id, 'name', w.name, 'active', w.active, 'critical', w.critical,
@@ -45,11 +52,12 @@ JOIN workflow_steps ws ON ws.id = c.workflow_step_id`;
 // scheduled (delayed until run_at).
 const RECORD = `
 WITH updated AS (
-  -- Only a job this worker still holds (running, same attempt) is recorded: a job reclaimed after its
-  -- lease lapsed belongs to the newer attempt.
-  UPDATE jobs j SET status = r.status, provider_id = COALESCE(r.provider_id, j.provider_id), output = COALESCE(r.output, j.output), updated_at = now()
-  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int)
-  WHERE j.id = r.id AND j.status = 'running' AND j.attempts = r.attempts
+  -- Only a job this attempt still holds is recorded. A leased job reclaimed after its lease lapsed
+  -- has a newer attempt number; an unleased job someone else recorded first is no longer unfinished.
+  UPDATE jobs j SET status = r.status, attempts = r.attempts, provider_id = COALESCE(r.provider_id, j.provider_id),
+    output = COALESCE(r.output, j.output), updated_at = now()
+  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean)
+  WHERE j.id = r.id AND j.status IN ('queued', 'delayed', 'running') AND j.attempts = CASE WHEN r.leased THEN r.attempts ELSE r.attempts - 1 END
   RETURNING j.id, j.notification_id
 ), details AS (
   INSERT INTO execution_details (environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry)
@@ -84,6 +92,9 @@ UPDATE jobs SET status = CASE WHEN nxt.run_at <= now() THEN 'queued' ELSE 'delay
 FROM nxt WHERE jobs.id = nxt.id AND jobs.status = 'pending'
 RETURNING jobs.notification_id, jobs.status, jobs.run_at`;
 
+const claimStatement = prepared('herald-claim-jobs', CLAIM);
+const recordStatement = prepared('herald-record-jobs', RECORD);
+
 function preferenceLevels(rows: Array<{ workflow_id: string | null; enabled: boolean | null; channels: SubscriberPreferenceRecord['channels'] }> | null) {
   const global = rows?.find((r) => r.workflow_id === null);
   const perWorkflow = rows?.find((r) => r.workflow_id !== null);
@@ -100,7 +111,7 @@ export class SqlJobRepository implements JobRepository {
 
   async claim(notificationIds: string[]): Promise<RunnableJob[]> {
     if (!notificationIds.length) return [];
-    const { rows } = await this.pool.query(CLAIM, [notificationIds]);
+    const { rows } = await this.pool.query(claimStatement([notificationIds, LEASED_STEP_TYPES]));
     return rows.map((r): RunnableJob => {
       const s = r.subscriber;
       return {
@@ -109,6 +120,7 @@ export class SqlJobRepository implements JobRepository {
           environmentId: r.environment_id,
           transactionId: r.transaction_id,
           attempts: r.attempts,
+          leased: r.leased,
           step: toDeliveryStep(r.step),
           workflow: { ...r.workflow, preferences: r.workflow.preferences ?? {} },
           subscriber: {
@@ -201,7 +213,14 @@ export class SqlJobRepository implements JobRepository {
   }
 
   private async recordBatch(outcomes: JobOutcome[]): Promise<string[]> {
-    const jobs = outcomes.map((o) => ({ id: o.job.jobId, status: o.status, provider_id: o.providerId ?? null, output: o.output ?? null, attempts: o.job.attempts }));
+    const jobs = outcomes.map((o) => ({
+      id: o.job.jobId,
+      status: o.status,
+      provider_id: o.providerId ?? null,
+      output: o.output ?? null,
+      attempts: o.job.attempts,
+      leased: o.job.leased,
+    }));
     const details = outcomes.flatMap((o) =>
       o.details.map((d) => ({
         ord: 0,
@@ -261,13 +280,9 @@ export class SqlJobRepository implements JobRepository {
       .filter((o) => !o.halt)
       .map((o) => ({ notification_id: o.job.notificationId, position: o.job.step.position, run_at: o.nextRunAt?.toISOString() ?? null }));
     // One statement, so one implicit transaction: a crash leaves all of it or none of it.
-    const { rows } = await this.pool.query<{ notification_id: string; status: string; run_at: Date }>(RECORD, [
-      jsonParam(jobs),
-      jsonParam(details),
-      jsonParam(messages),
-      halted,
-      jsonParam(advancing),
-    ]);
+    const { rows } = await this.pool.query<{ notification_id: string; status: string; run_at: Date }>(
+      recordStatement([jsonParam(jobs), jsonParam(details), jsonParam(messages), halted, jsonParam(advancing)]),
+    );
     // Work due later is queued to start then (lost with a crash, the recovery sweep queues it again);
     // work due now continues in this worker.
     const later = new Map<number, string[]>();

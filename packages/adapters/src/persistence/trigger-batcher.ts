@@ -1,9 +1,9 @@
-import type { AcceptOutcome, TriggerAcceptance } from '@herald/domain';
+import { wholeRange, type AcceptOutcome, type TriggerAcceptance } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { upsertSubscribers } from './prisma-subscriber-repository';
 import { notificationShape } from './delivery-rows';
-import { jsonParam } from './sql-params';
+import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
 /** Triggers accepted by one statement at most. */
@@ -66,6 +66,8 @@ SELECT acc.idx, acc.event_id, COALESCE(array_agg(n.id) FILTER (WHERE n.id IS NOT
 FROM acc LEFT JOIN notif n ON n.event_id = acc.event_id
 GROUP BY acc.idx, acc.event_id`;
 
+const acceptStatement = prepared('herald-accept-triggers', ACCEPT_BATCH);
+
 interface Pending {
   acceptance: TriggerAcceptance;
   resolve(outcome: AcceptOutcome): void;
@@ -87,7 +89,7 @@ function row(a: TriggerAcceptance, idx: number) {
     tenant: a.tenant,
     context_keys: a.contextKeys,
     status: hasTopics ? 'fanning_out' : 'fanned_out',
-    fanout_cursor: hasTopics ? { topics: a.recipients.topics, after: null } : null,
+    fanout_cursor: hasTopics ? { topics: a.recipients.topics, lanes: wholeRange() } : null,
     channels: shape.channels,
     tags: a.workflow.tags,
     severity: a.workflow.severity,
@@ -142,7 +144,7 @@ export class TriggerBatcher {
 
   private write(acceptances: TriggerAcceptance[]): Promise<AcceptOutcome[]> {
     return inTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ idx: number; event_id: string; notification_ids: string[] }>(ACCEPT_BATCH, [jsonParam(acceptances.map(row))]);
+      const { rows } = await client.query<{ idx: number; event_id: string; notification_ids: string[] }>(acceptStatement([jsonParam(acceptances.map(row))]));
       const accepted = new Map(rows.map((r) => [r.idx, r]));
       // Subscriber objects of accepted triggers only: an ignored trigger changes nothing.
       const upserts = new Map<string, TriggerAcceptance['upserts']>();

@@ -1,6 +1,7 @@
 import type { DeliveryQueue, DeliveryWorkHandlers } from '@herald/domain';
 import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
+import { statementName } from '../persistence/sql-params';
 import type { PgBoss } from './pg-boss';
 
 export const FANOUT_QUEUE = 'herald-fanout';
@@ -51,7 +52,8 @@ export class PgBossDeliveryQueue implements DeliveryQueue {
 
   /** Inserts work inside the transaction of `client`; it becomes visible (and wakes workers) on commit. */
   enqueueIn(client: PoolClient, work: QueuedWork[]): Promise<void> {
-    return this.insert(work, { db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values) } });
+    // Named, so each connection plans pg-boss's insert once rather than on every trigger batch.
+    return this.insert(work, { db: { executeSql: (text: string, values?: unknown[]) => client.query({ name: statementName(text), text, values }) } });
   }
 
   /** Inserts work on its own (for work whose loss the recovery sweep repairs). */

@@ -3,6 +3,13 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 export const STEP_TYPES = ['in_app', 'email', 'sms', 'chat', 'push', 'digest', 'trigger', 'delay', 'throttle', 'custom', 'http_request'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
+/**
+ * Steps whose handler acts outside Herald's database (providers, HTTP calls). A worker leases such a
+ * job while it runs, so no other worker repeats the side effect. The other steps only compute what
+ * is recorded, so they are not leased: if two workers ever ran one at once, the first result recorded
+ * wins and the other is discarded.
+ */
+export const LEASED_STEP_TYPES = ['email', 'sms', 'chat', 'push', 'http_request'] as const satisfies readonly StepType[];
 /** Step types a workflow can contain (`trigger` is the workflow's entry, not a step). */
 export type WorkflowStepType = Exclude<StepType, 'trigger'>;
 

@@ -1,4 +1,5 @@
 import type { DeliveryWorkflow, TriggerAcceptance } from '../entities/delivery';
+import type { FanoutLane } from '../rules/fanout-lanes';
 
 export const EventRepository = Symbol.for('EventRepository');
 
@@ -23,10 +24,12 @@ export interface FanoutEvent {
   contextKeys: string[];
   topics: Array<{ topicKey: string; exclude: string[] }>;
   actorSubscriberId: string | null;
-  /** Last internal subscriber id already expanded; null before the first chunk. */
-  cursor: string | null;
+  /** Progress: the ranges of internal subscriber ids, each with the last id already expanded. */
+  lanes: FanoutLane[];
   status: string;
 }
+
+export type FanoutProgress = { index: number; lane: FanoutLane } | { split: FanoutLane[] };
 
 export interface EventRepository {
   /** The workflow with its steps in order, by trigger identifier or internal id; null when unknown. */
@@ -39,11 +42,14 @@ export interface EventRepository {
   accept(acceptance: TriggerAcceptance): Promise<AcceptOutcome>;
   /** The event as fan-out needs it; null when unknown. */
   loadFanout(eventId: string): Promise<FanoutEvent | null>;
-  /** The next topic recipients after `cursor`, excluding excluded ids and the actor; at most `limit`. */
-  fanoutCandidates(event: FanoutEvent, limit: number): Promise<FanoutCandidate[]>;
+  /** The lane's next topic recipients in id order, excluding excluded ids and the actor; at most `limit`. */
+  fanoutCandidates(event: FanoutEvent, lane: FanoutLane, limit: number): Promise<FanoutCandidate[]>;
   /**
    * In ONE transaction: inserts notifications (at most one per event and subscriber, ever) and their
-   * jobs for `accepted`, queues their work, and moves the event's cursor (and marks it done when `done`).
+   * jobs for `accepted`, queues their work, and records the progress: lane `index` becomes `lane`, or
+   * (`split`) the only lane is replaced by several. The event is fanned out when every lane is done.
+   * Throws, committing nothing, when the stored progress is no longer what this run started from
+   * (another run of the same fan-out moved it); queued work is retried from the stored progress.
    */
-  commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], cursor: string | null, done: boolean): Promise<number>;
+  commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress): Promise<number>;
 }

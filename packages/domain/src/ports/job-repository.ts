@@ -10,7 +10,10 @@ export interface RunnableJob {
   notificationId: string;
   environmentId: string;
   transactionId: string;
+  /** This run's attempt number. */
   attempts: number;
+  /** Whether this run holds the job's lease (steps with side effects: LEASED_STEP_TYPES). */
+  leased: boolean;
   step: DeliveryStep;
   workflow: Omit<DeliveryWorkflow, 'steps' | 'payloadSchema'>;
   subscriber: Subscriber;
@@ -37,15 +40,18 @@ export interface JobOutcome {
 
 export interface JobRepository {
   /**
-   * Claims the next due job of each notification (queued or delayed, run_at passed) by moving it
-   * to running; concurrent claimers never get the same job. A job left running past the lease by a
-   * crashed worker is claimed again. Notifications with nothing due are left out.
+   * Claims the next due job of each notification (queued or delayed, run_at passed); concurrent
+   * claims never return the same job. A step with side effects (LEASED_STEP_TYPES) is leased by
+   * moving it to running, and claimed again only when a crashed worker left it past the lease. Other
+   * steps are not written: the attempt that records first keeps the job. Notifications with nothing
+   * due are left out.
    */
   claim(notificationIds: string[]): Promise<RunnableJob[]>;
   /**
    * Writes every outcome in ONE transaction (job statuses, execution details, messages, outputs),
    * queues each notification's next job, and schedules work for the ones due later. An outcome for a
-   * job no longer held by this attempt (its lease lapsed and it was claimed again) is dropped.
+   * job no longer held by this attempt (its lease lapsed and it was claimed again, or another
+   * attempt recorded first) is dropped.
    * Returns the notifications whose next job is due now.
    */
   record(outcomes: JobOutcome[]): Promise<string[]>;

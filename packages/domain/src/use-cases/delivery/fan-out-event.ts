@@ -1,47 +1,63 @@
-import type { EventRepository, FanoutCandidate } from '../../ports/event-repository';
+import type { EventRepository, FanoutCandidate, FanoutEvent, FanoutProgress } from '../../ports/event-repository';
+import { splitLane, type FanoutLane } from '../../rules/fanout-lanes';
 import { subscriptionAllows } from '../../rules/subscription-allows';
 import type { SubscriptionPreferenceRule } from '../../entities/subscription';
 import { contextFromKeys } from '../../shared/context-keys';
 
 export const FANOUT_CHUNK = 1_000;
+/** Ranges of a large fan-out expanded at once, so its chunks do not wait on each other's commits. */
+export const FANOUT_LANES = 3;
 
 /**
  * Expands an event's topic recipients in keyset chunks. Each chunk commits its notifications, its
- * queued work and the new cursor together, so a crash resumes after the last committed chunk and
- * no recipient is ever notified twice for one trigger.
+ * queued work and the lane's new position together, so a crash resumes after the last committed
+ * chunk and no recipient is ever notified twice for one trigger. A topic that fills its first chunk
+ * is large: the rest of the id space is split into lanes expanded concurrently.
  */
 export class FanOutEvent {
   constructor(
     private readonly events: EventRepository,
     private readonly chunkSize = FANOUT_CHUNK,
+    private readonly laneCount = FANOUT_LANES,
   ) {}
 
   async execute(eventId: string): Promise<{ notifications: number; filtered: number }> {
     const event = await this.events.loadFanout(eventId);
-    if (!event || event.status === 'fanned_out') return { notifications: 0, filtered: 0 };
+    const totals = { notifications: 0, filtered: 0 };
+    if (!event || event.status === 'fanned_out') return totals;
+    await Promise.all(event.lanes.map((lane, index) => (lane.done ? undefined : this.expand(event, index, lane, totals))));
+    return totals;
+  }
+
+  private async expand(event: FanoutEvent, index: number, start: FanoutLane, totals: { notifications: number; filtered: number }): Promise<void> {
+    let lane = start;
+    while (!lane.done) {
+      const candidates = await this.events.fanoutCandidates(event, lane, this.chunkSize);
+      const accepted = this.accepted(event, candidates);
+      totals.filtered += candidates.length - accepted.length;
+      const done = candidates.length < this.chunkSize;
+      lane = { ...lane, after: candidates.length ? candidates[candidates.length - 1].subscriberId : lane.after, done };
+      const split = !done && event.lanes.length === 1 ? splitLane(lane, this.laneCount) : [];
+      const progress: FanoutProgress = split.length > 1 ? { split } : { index, lane };
+      // Lanes run at once: read the total after the await, not before it.
+      const committed = await this.events.commitFanoutChunk(event, accepted, progress);
+      totals.notifications += committed;
+      if ('split' in progress) {
+        event.lanes = split;
+        await Promise.all(split.map((l, i) => this.expand(event, i, l, totals)));
+        return;
+      }
+      event.lanes[index] = lane;
+    }
+  }
+
+  private accepted(event: FanoutEvent, candidates: FanoutCandidate[]): FanoutCandidate[] {
     const workflow = { id: event.workflow.id, identifier: event.workflow.identifier, tags: event.workflow.tags };
     const context = contextFromKeys(event.contextKeys);
-    let notifications = 0;
-    let filtered = 0;
-    for (;;) {
-      const candidates = await this.events.fanoutCandidates(event, this.chunkSize);
-      const accepted: FanoutCandidate[] = [];
-      for (const candidate of candidates) {
-        const decision = candidate.preferences.length
-          ? subscriptionAllows(candidate.preferences as SubscriptionPreferenceRule[], workflow, {
-              payload: event.payload,
-              subscriber: candidate.subscriber,
-              context,
-            })
-          : { allowed: true };
-        if (decision.allowed) accepted.push(candidate);
-        else filtered++;
-      }
-      const done = candidates.length < this.chunkSize;
-      const cursor = candidates.length ? candidates[candidates.length - 1].subscriberId : event.cursor;
-      notifications += await this.events.commitFanoutChunk(event, accepted, cursor, done);
-      event.cursor = cursor;
-      if (done) return { notifications, filtered };
-    }
+    return candidates.filter(
+      (candidate) =>
+        !candidate.preferences.length ||
+        subscriptionAllows(candidate.preferences as SubscriptionPreferenceRule[], workflow, { payload: event.payload, subscriber: candidate.subscriber, context }).allowed,
+    );
   }
 }

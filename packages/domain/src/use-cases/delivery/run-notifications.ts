@@ -7,6 +7,7 @@ import type { StepHandler, StepResult, StepVariables } from './steps/step-handle
 import { contextFromKeys } from '../../shared/context-keys';
 
 export const RUN_SLICE = 500;
+export const RUN_PARALLEL = 2;
 /** Well under the repository's 30 s lease. */
 export const HEARTBEAT_MS = 10_000;
 
@@ -55,11 +56,18 @@ export class RunNotifications {
   ) {}
 
   async execute(notificationIds: string[]): Promise<{ jobsRun: number }> {
+    // Bounded slices keep each claim and each recording transaction small. A large batch (a topic
+    // fan-out's) runs RUN_PARALLEL slices at once, so the database works on one while the next renders.
+    const slices: string[][] = [];
+    for (let i = 0; i < notificationIds.length; i += RUN_SLICE) slices.push(notificationIds.slice(i, i + RUN_SLICE));
     let jobsRun = 0;
-    // Bounded slices keep each claim and each recording transaction small.
-    for (let i = 0; i < notificationIds.length; i += RUN_SLICE) {
-      jobsRun += await this.runSlice(notificationIds.slice(i, i + RUN_SLICE));
-    }
+    const lane = async () => {
+      for (let slice = slices.shift(); slice; slice = slices.shift()) {
+        const run = await this.runSlice(slice);
+        jobsRun += run;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(RUN_PARALLEL, slices.length) }, lane));
     return { jobsRun };
   }
 
@@ -69,8 +77,9 @@ export class RunNotifications {
     while (pending.length) {
       const claimed = await this.jobs.claim(pending);
       if (!claimed.length) break;
-      // Slow steps (providers, HTTP) keep their claim alive; the lease only lapses for a dead worker.
-      const heartbeat = setInterval(() => void this.jobs.heartbeat(claimed.map((j) => j.jobId)).catch(() => undefined), HEARTBEAT_MS);
+      // Slow steps (providers, HTTP) keep their lease alive; it only lapses for a dead worker.
+      const leased = claimed.filter((j) => j.leased).map((j) => j.jobId);
+      const heartbeat = setInterval(() => void (leased.length && this.jobs.heartbeat(leased).catch(() => undefined)), HEARTBEAT_MS);
       const outcomes = await Promise.all(claimed.map((job) => this.runOne(job))).finally(() => clearInterval(heartbeat));
       jobsRun += outcomes.length;
       pending = await this.jobs.record(outcomes);
