@@ -1,5 +1,4 @@
 import type { Pool } from 'pg';
-import { inTransaction } from '../persistence/transaction';
 
 /** Tables the prepared hot-path statements read by key. */
 export const HOT_TABLES = [
@@ -29,19 +28,31 @@ const LOCK_KEY = 0x6865_7261; // one process at a time refreshes; the others ski
  * measured on the trigger benchmark, the database spent a quarter more CPU per trigger.
  */
 export async function refreshPlannerStatistics(pool: Pool): Promise<string[]> {
-  return inTransaction(pool, async (client) => {
-    const { rows: locked } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [LOCK_KEY]);
+  const client = await pool.connect();
+  try {
+    const { rows: locked } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
     if (!locked[0].ok) return [];
-    const { rows } = await client.query<{ relname: string }>(
-      `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-       WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[]) AND s.n_mod_since_analyze > 1000 + 3 * GREATEST(c.reltuples, 0)`,
-      [HOT_TABLES],
-    );
-    // A small sample is enough to replace a tiny table's plans; autovacuum still refines them later.
-    await client.query('SET LOCAL default_statistics_target = 10');
-    for (const { relname } of rows) await client.query(`ANALYZE "${relname}"`);
-    return rows.map((r) => r.relname);
-  });
+    try {
+      const { rows } = await client.query<{ relname: string }>(
+        `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+         WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[]) AND s.n_mod_since_analyze > 1000 + 3 * GREATEST(c.reltuples, 0)`,
+        [HOT_TABLES],
+      );
+      const analyzed: string[] = [];
+      // One short statement per table, each giving up rather than waiting behind a maintenance lock.
+      await client.query("SET lock_timeout = '1s'");
+      for (const { relname } of rows) {
+        await client.query(`ANALYZE "${relname}"`);
+        analyzed.push(relname);
+      }
+      return analyzed;
+    } finally {
+      await client.query('RESET lock_timeout').catch(() => undefined);
+      await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 /** Runs `refreshPlannerStatistics` now and every `intervalMs`; the returned function stops it (after a running round). */

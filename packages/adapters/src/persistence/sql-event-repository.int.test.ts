@@ -37,11 +37,11 @@ afterAll(async () => {
   if (boss) await stopPgBoss(boss, 1_000);
 });
 
-async function fanningOutEvent(transactionId: string, exclude: string[] = []): Promise<string> {
+async function fanningOutEvent(transactionId: string, exclude: string[] = [], cursor: Record<string, unknown> = { lanes: wholeRange() }): Promise<string> {
   const { rows } = await database.db.pool.query<{ id: string }>(
     `INSERT INTO events (environment_id, workflow_id, transaction_id, "to", status, fanout_cursor)
      SELECT $1, id, $2, '{}', 'fanning_out', $3 FROM workflows WHERE workflow_id = 'news' RETURNING id`,
-    [env, transactionId, JSON.stringify({ topics: [{ topicKey: 'everyone', exclude }], lanes: wholeRange() })],
+    [env, transactionId, JSON.stringify({ topics: [{ topicKey: 'everyone', exclude }], ...cursor })],
   );
   return rows[0].id;
 }
@@ -91,5 +91,27 @@ describe('topic fan-out in lanes', () => {
     const after = await outcome(eventId);
     expect(after).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS });
     expect(after.lanes).toHaveLength(1);
+  });
+
+  it('refuses the chunk of a run that another run has overtaken, committing nothing', async () => {
+    const eventId = await fanningOutEvent('lanes-4');
+    const first = (await events.loadFanout(eventId))!;
+    const overtaken = (await events.loadFanout(eventId))!;
+    const [lane] = first.lanes;
+    const chunk = await events.fanoutCandidates(first, lane, 10);
+    const moved = { ...lane, after: chunk[9].subscriberId };
+    expect(await events.commitFanoutChunk(first, chunk, { from: lane, index: 0, lane: moved })).toBe(10);
+    // The other run read the same chunk from the same start: its progress would move the lane back.
+    await expect(events.commitFanoutChunk(overtaken, chunk, { from: lane, index: 0, lane: moved })).rejects.toThrow(/moved on by another run/);
+    const stored = await database.db.pool.query('SELECT fanout_cursor FROM events WHERE id = $1', [eventId]);
+    expect(stored.rows[0].fanout_cursor.lanes).toEqual([moved]);
+    await new FanOutEvent(events, 1_000, 3).execute(eventId);
+    expect(await outcome(eventId)).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS, distinct: SUBSCRIBERS });
+  });
+
+  it('resumes a fan-out stored with the single cursor of earlier versions', async () => {
+    const eventId = await fanningOutEvent('lanes-5', [], { after: null });
+    await new FanOutEvent(events, 1_000, 3).execute(eventId);
+    expect(await outcome(eventId)).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS, distinct: SUBSCRIBERS });
   });
 });

@@ -7,6 +7,8 @@ import {
   type FanoutLane,
   type FanoutProgress,
   type TriggerAcceptance,
+  FIRST_UUID,
+  wholeRange,
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
@@ -76,16 +78,22 @@ const PROGRESS = (lanes: string) => `
 UPDATE events e SET fanout_cursor = jsonb_set(jsonb_set(e.fanout_cursor, '{lanes}', ${lanes}), '{at}', to_jsonb(now())),
   status = CASE WHEN jsonb_path_exists(${lanes}, '$[*] ? (@.done == false)') THEN e.status ELSE 'fanned_out' END,
   fanned_out_at = CASE WHEN jsonb_path_exists(${lanes}, '$[*] ? (@.done == false)') THEN e.fanned_out_at ELSE now() END`;
-// The only lane is replaced by several: only while it is still the only one.
+// Each is conditional on the stored lane being where this chunk started (`from`: same range and
+// position, not done): a run that another run of the same fan-out has overtaken commits nothing.
+const STARTED_FROM = (lane: string, from: string) =>
+  `(${lane})->>'until' = (${from})->>'until' AND (${lane})->>'after' = (${from})->>'after' AND NOT ((${lane})->>'done')::boolean`;
+// The only lane is replaced by several.
 const splitLanesStatement = prepared(
   'herald-fanout-split',
-  `${PROGRESS('$2::jsonb')} WHERE e.id = $1 AND e.status = 'fanning_out' AND jsonb_array_length(e.fanout_cursor->'lanes') = 1`,
+  `${PROGRESS('$2::jsonb')}
+   WHERE e.id = $1 AND e.status = 'fanning_out' AND jsonb_array_length(e.fanout_cursor->'lanes') = 1
+     AND ${STARTED_FROM("e.fanout_cursor->'lanes'->0", '$3::jsonb')}`,
 );
-// One lane moves on: only while that lane still covers the same range (no other run split it since).
+// One lane moves on.
 const moveLaneStatement = prepared(
   'herald-fanout-move',
   `${PROGRESS("jsonb_set(e.fanout_cursor->'lanes', ARRAY[$2::int::text], $3::jsonb)")}
-   WHERE e.id = $1 AND e.status = 'fanning_out' AND e.fanout_cursor->'lanes'->$2::int->>'until' = $3::jsonb->>'until'`,
+   WHERE e.id = $1 AND e.status = 'fanning_out' AND ${STARTED_FROM("e.fanout_cursor->'lanes'->$2::int", '$4::jsonb')}`,
 );
 
 /** Trigger acceptance and topic fan-out in set-based SQL: a statement per batch or chunk, not per recipient. */
@@ -162,7 +170,16 @@ export class SqlEventRepository implements EventRepository {
       await this.pool.query("UPDATE events SET status = 'canceled' WHERE id = $1 AND status = 'fanning_out'", [eventId]);
       return null;
     }
-    const cursor = (row.fanout_cursor ?? { topics: [], lanes: [] }) as { topics: FanoutEvent['topics']; lanes: FanoutLane[] };
+    const cursor = (row.fanout_cursor ?? { topics: [] }) as { topics: FanoutEvent['topics']; lanes?: FanoutLane[]; after?: string | null };
+    let lanes = cursor.lanes;
+    if (!lanes) {
+      // Stored before fan-outs had lanes (one cursor over the whole id space): stored again as one lane.
+      lanes = [{ ...wholeRange()[0], after: cursor.after ?? FIRST_UUID }];
+      await this.pool.query("UPDATE events SET fanout_cursor = jsonb_set(fanout_cursor - 'after', '{lanes}', $2::jsonb) WHERE id = $1 AND NOT fanout_cursor ? 'lanes'", [
+        eventId,
+        JSON.stringify(lanes),
+      ]);
+    }
     return {
       id: row.id,
       environmentId: row.environment_id,
@@ -171,7 +188,7 @@ export class SqlEventRepository implements EventRepository {
       contextKeys: row.context_keys,
       topics: cursor.topics,
       actorSubscriberId: row.actor?.subscriberId ?? null,
-      lanes: cursor.lanes,
+      lanes,
       status: row.status,
     };
   }
@@ -230,8 +247,8 @@ export class SqlEventRepository implements EventRepository {
       }
       const moved =
         'split' in progress
-          ? await client.query(splitLanesStatement([event.id, JSON.stringify(progress.split)]))
-          : await client.query(moveLaneStatement([event.id, progress.index, JSON.stringify(progress.lane)]));
+          ? await client.query(splitLanesStatement([event.id, JSON.stringify(progress.split), JSON.stringify(progress.from)]))
+          : await client.query(moveLaneStatement([event.id, progress.index, JSON.stringify(progress.lane), JSON.stringify(progress.from)]));
       if (!moved.rowCount) throw new Error(`fan-out of event ${event.id} was moved on by another run; retrying from its stored progress`);
       await this.queue.enqueueIn(client, stepsWork(notificationIds));
       return notificationIds.length;

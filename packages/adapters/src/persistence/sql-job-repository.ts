@@ -15,13 +15,14 @@ const LEASE = `${LEASE_SECONDS} seconds`;
 // update of every job (a new row version and three index entries).
 const CLAIM = `
 WITH due AS (
-  SELECT id, type = ANY($2::text[]) AS leased FROM jobs
-  WHERE notification_id = ANY($1::uuid[])
-    AND ((status IN ('queued', 'delayed') AND run_at <= now()) OR (status = 'running' AND updated_at < now() - interval '${LEASE}'))
-    -- A job whose step or subscriber was deleted is not claimed (the sweep cancels it).
-    AND EXISTS (SELECT 1 FROM workflow_steps ws WHERE ws.id = jobs.workflow_step_id)
+  -- Leased by the type of the step as it is now (the one its handler runs), not as it was at trigger time.
+  SELECT jobs.id, ws.type = ANY($2::text[]) AS leased FROM jobs
+  -- A job whose step or subscriber was deleted is not claimed (the sweep cancels it).
+  JOIN workflow_steps ws ON ws.id = jobs.workflow_step_id
+  WHERE jobs.notification_id = ANY($1::uuid[])
+    AND ((jobs.status IN ('queued', 'delayed') AND jobs.run_at <= now()) OR (jobs.status = 'running' AND jobs.updated_at < now() - interval '${LEASE}'))
     AND EXISTS (SELECT 1 FROM subscribers s WHERE s.id = jobs.subscriber_id)
-  FOR UPDATE SKIP LOCKED
+  FOR UPDATE OF jobs SKIP LOCKED
 ), leases AS (
   UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, updated_at = now()
   FROM due WHERE j.id = due.id AND due.leased

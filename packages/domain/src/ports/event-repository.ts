@@ -29,7 +29,8 @@ export interface FanoutEvent {
   status: string;
 }
 
-export type FanoutProgress = { index: number; lane: FanoutLane } | { split: FanoutLane[] };
+/** Progress of one chunk: from the lane as it was when the chunk was read. */
+export type FanoutProgress = { from: FanoutLane } & ({ index: number; lane: FanoutLane } | { split: FanoutLane[] });
 
 export interface EventRepository {
   /** The workflow with its steps in order, by trigger identifier or internal id; null when unknown. */

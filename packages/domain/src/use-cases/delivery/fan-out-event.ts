@@ -25,26 +25,27 @@ export class FanOutEvent {
     const event = await this.events.loadFanout(eventId);
     const totals = { notifications: 0, filtered: 0 };
     if (!event || event.status === 'fanned_out') return totals;
-    await Promise.all(event.lanes.map((lane, index) => (lane.done ? undefined : this.expand(event, index, lane, totals))));
+    await settled(event.lanes.map((lane, index) => (lane.done ? undefined : this.expand(event, index, lane, totals))));
     return totals;
   }
 
   private async expand(event: FanoutEvent, index: number, start: FanoutLane, totals: { notifications: number; filtered: number }): Promise<void> {
     let lane = start;
     while (!lane.done) {
+      const from = lane;
       const candidates = await this.events.fanoutCandidates(event, lane, this.chunkSize);
       const accepted = this.accepted(event, candidates);
       totals.filtered += candidates.length - accepted.length;
       const done = candidates.length < this.chunkSize;
       lane = { ...lane, after: candidates.length ? candidates[candidates.length - 1].subscriberId : lane.after, done };
       const split = !done && event.lanes.length === 1 ? splitLane(lane, this.laneCount) : [];
-      const progress: FanoutProgress = split.length > 1 ? { split } : { index, lane };
+      const progress: FanoutProgress = split.length > 1 ? { from, split } : { from, index, lane };
       // Lanes run at once: read the total after the await, not before it.
       const committed = await this.events.commitFanoutChunk(event, accepted, progress);
       totals.notifications += committed;
       if ('split' in progress) {
         event.lanes = split;
-        await Promise.all(split.map((l, i) => this.expand(event, i, l, totals)));
+        await settled(split.map((l, i) => this.expand(event, i, l, totals)));
         return;
       }
       event.lanes[index] = lane;
@@ -60,4 +61,11 @@ export class FanOutEvent {
         subscriptionAllows(candidate.preferences as SubscriptionPreferenceRule[], workflow, { payload: event.payload, subscriber: candidate.subscriber, context }).allowed,
     );
   }
+}
+
+/** Waits for every lane, even when one fails (none is left running unwatched), then fails with the first error. */
+async function settled(lanes: Array<Promise<void> | undefined>): Promise<void> {
+  const results = await Promise.allSettled(lanes);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }

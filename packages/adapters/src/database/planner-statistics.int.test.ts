@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { PrismaTenancyRepository } from '../persistence/prisma-tenancy-repository';
+import { useTestDatabase } from '../testing/use-test-database';
+import { refreshPlannerStatistics } from './planner-statistics';
+
+const database = useTestDatabase();
+
+describe('refreshPlannerStatistics', () => {
+  it('analyzes a hot table that grew from empty, then leaves it until it has quadrupled', async () => {
+    const { pool, prisma } = database.db;
+    await new PrismaTenancyRepository(prisma).bootstrap({ organizationName: 'Org', environments: [{ name: 'Development', slug: 'development', signingSecret: 's' }] });
+    const client = await pool.connect();
+    try {
+      await client.query(
+        `INSERT INTO subscribers (environment_id, subscriber_id)
+         SELECT (SELECT id FROM environments LIMIT 1), 'plan-' || g FROM generate_series(1, 1500) g`,
+      );
+      await client.query('SELECT pg_stat_force_next_flush()');
+      await client.query('SELECT 1'); // the flush happens when this session goes idle
+    } finally {
+      client.release();
+    }
+    const reltuples = async () => (await pool.query<{ n: number }>("SELECT reltuples::int AS n FROM pg_class WHERE relname = 'subscribers'")).rows[0].n;
+    let analyzed: string[] = [];
+    for (let attempt = 0; attempt < 20 && !analyzed.includes('subscribers'); attempt++) {
+      analyzed = await refreshPlannerStatistics(pool);
+      if (!analyzed.includes('subscribers')) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(analyzed).toContain('subscribers');
+    expect(await reltuples()).toBe(1500);
+    expect(await refreshPlannerStatistics(pool)).not.toContain('subscribers');
+  });
+});

@@ -1,0 +1,79 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { startPgBoss, stopPgBoss, type PgBoss } from '../queue/pg-boss';
+import { useTestDatabase } from '../testing/use-test-database';
+import { PrismaTenancyRepository } from './prisma-tenancy-repository';
+import { SqlJobRepository } from './sql-job-repository';
+
+const database = useTestDatabase();
+let boss: PgBoss;
+let jobs: SqlJobRepository;
+
+beforeAll(async () => {
+  boss = await startPgBoss(database.url, pino({ level: 'silent' }));
+  jobs = new SqlJobRepository(database.db.pool, new PgBossDeliveryQueue(boss));
+  await new PrismaTenancyRepository(database.db.prisma).bootstrap({
+    organizationName: 'Org',
+    environments: [{ name: 'Development', slug: 'development', signingSecret: 's' }],
+  });
+});
+afterAll(async () => {
+  if (boss) await stopPgBoss(boss, 1_000);
+});
+
+/** One notification with one queued job for a one-step workflow of `type`; returns the ids. */
+async function queuedJob(name: string, type: string) {
+  const { rows } = await database.db.pool.query<{ notification_id: string; job_id: string; step_id: string }>(
+    `WITH env AS (SELECT id FROM environments LIMIT 1),
+     w AS (INSERT INTO workflows (environment_id, workflow_id, name) SELECT id, $1, $1 FROM env RETURNING id, environment_id),
+     st AS (INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values) SELECT id, 's', 's', $2, 0, '{"body":"hi"}' FROM w RETURNING id),
+     s AS (INSERT INTO subscribers (environment_id, subscriber_id) SELECT environment_id, $1 FROM w RETURNING id, environment_id),
+     e AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to") SELECT w.environment_id, w.id, $1, '{}' FROM w RETURNING id, environment_id, workflow_id),
+     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id) SELECT e.environment_id, e.id, e.workflow_id, s.id, $1 FROM e, s RETURNING id, environment_id, subscriber_id),
+     j AS (INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
+           SELECT n.environment_id, n.id, n.subscriber_id, st.id, 's', $2, 0, 'queued' FROM n, st RETURNING id, notification_id, workflow_step_id)
+     SELECT notification_id, id AS job_id, workflow_step_id AS step_id FROM j`,
+    [name, type],
+  );
+  return rows[0];
+}
+
+const status = async (jobId: string) => (await database.db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM jobs WHERE id = $1', [jobId])).rows[0];
+
+describe('SqlJobRepository claims', () => {
+  it('leases a step with side effects and only reads one without', async () => {
+    const email = await queuedJob('lease-email', 'email');
+    const inbox = await queuedJob('lease-inbox', 'in_app');
+    const claimed = await jobs.claim([email.notification_id, inbox.notification_id]);
+    expect(Object.fromEntries(claimed.map((j) => [j.step.type, { leased: j.leased, attempts: j.attempts }]))).toEqual({
+      email: { leased: true, attempts: 1 },
+      in_app: { leased: false, attempts: 1 },
+    });
+    expect(await status(email.job_id)).toEqual({ status: 'running', attempts: 1 });
+    expect(await status(inbox.job_id)).toEqual({ status: 'queued', attempts: 0 });
+    // A leased job is not claimed again while its lease holds; an unleased one can be read again.
+    expect((await jobs.claim([email.notification_id])).length).toBe(0);
+    expect((await jobs.claim([inbox.notification_id])).length).toBe(1);
+  });
+
+  it('keeps the first recorded result of a step that was run twice without a lease', async () => {
+    const inbox = await queuedJob('twice-inbox', 'in_app');
+    const [first] = await jobs.claim([inbox.notification_id]);
+    const [second] = await jobs.claim([inbox.notification_id]);
+    const outcome = (job: typeof first, detail: string) => ({ job, status: 'completed' as const, details: [{ status: 'Success' as const, source: 'Internal' as const, detail }] });
+    await jobs.record([outcome(first, 'first')]);
+    await jobs.record([outcome(second, 'second')]);
+    const details = await database.db.pool.query<{ detail: string }>('SELECT detail FROM execution_details WHERE job_id = $1', [inbox.job_id]);
+    expect(details.rows.map((d) => d.detail)).toEqual(['first']);
+    expect(await status(inbox.job_id)).toEqual({ status: 'completed', attempts: 1 });
+  });
+
+  it('leases by the step type as it is now, not as it was when the job was created', async () => {
+    const job = await queuedJob('retyped', 'in_app');
+    await database.db.pool.query("UPDATE workflow_steps SET type = 'email' WHERE id = $1", [job.step_id]);
+    const [claimed] = await jobs.claim([job.notification_id]);
+    expect(claimed.leased).toBe(true);
+    expect(await status(job.job_id)).toEqual({ status: 'running', attempts: 1 });
+  });
+});
