@@ -7,7 +7,7 @@ import type { StepHandler, StepResult, StepVariables } from './steps/step-handle
 import { contextFromKeys } from '../../shared/context-keys';
 
 export const RUN_SLICE = 500;
-export const RUN_PARALLEL = 2;
+export const RUN_PARALLEL = 4;
 /** Well under the repository's 30 s lease. */
 export const HEARTBEAT_MS = 10_000;
 
@@ -56,19 +56,31 @@ export class RunNotifications {
   ) {}
 
   async execute(notificationIds: string[]): Promise<{ jobsRun: number }> {
-    // Bounded slices keep each claim and each recording transaction small. A large batch (a topic
-    // fan-out's) runs RUN_PARALLEL slices at once, so the database works on one while the next renders.
+    // Bounded slices keep each claim and each recording transaction small.
     const slices: string[][] = [];
     for (let i = 0; i < notificationIds.length; i += RUN_SLICE) slices.push(notificationIds.slice(i, i + RUN_SLICE));
-    let jobsRun = 0;
-    const lane = async () => {
-      for (let slice = slices.shift(); slice; slice = slices.shift()) {
-        const run = await this.runSlice(slice);
-        jobsRun += run;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(RUN_PARALLEL, slices.length) }, lane));
-    return { jobsRun };
+    const runs = await Promise.all(slices.map((slice) => this.inSlot(() => this.runSlice(slice))));
+    return { jobsRun: runs.reduce((a, b) => a + b, 0) };
+  }
+
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  /**
+   * At most RUN_PARALLEL slices run at once in this process, whichever queue batch they came from:
+   * the database works on one while the next renders, and a worker that fetched a large batch (a
+   * topic fan-out's) does not leave the others idle while it works through it alone.
+   */
+  private async inSlot<T>(run: () => Promise<T>): Promise<T> {
+    if (this.running < RUN_PARALLEL) this.running++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // a finishing slice hands its slot over
+    try {
+      return await run();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
   }
 
   private async runSlice(notificationIds: string[]): Promise<number> {
