@@ -1,5 +1,6 @@
 import { wholeRange, type AcceptOutcome, type TriggerAcceptance } from '@herald/domain';
-import type { Pool } from 'pg';
+import { randomUUID } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { upsertSubscribers } from './prisma-subscriber-repository';
 import { notificationShape } from './delivery-rows';
@@ -17,12 +18,12 @@ const MAX_IN_FLIGHT = 4;
 // lastTriggeredAt, at most once a second so concurrent triggers rarely wait on that row's lock.
 const ACCEPT_BATCH = `
 WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(idx int, environment_id uuid, workflow_id uuid, transaction_id text, payload jsonb,
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(idx int, id uuid, environment_id uuid, workflow_id uuid, transaction_id text, payload jsonb,
     overrides jsonb, "to" jsonb, actor jsonb, tenant jsonb, context_keys text[], status text, fanout_cursor jsonb, channels text[],
     tags text[], severity text, critical boolean, subscriber_ids text[], steps jsonb)
 ), ev AS (
-  INSERT INTO events (environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor, fanned_out_at)
-  SELECT environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor,
+  INSERT INTO events (id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor, fanned_out_at)
+  SELECT id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor,
          CASE WHEN status = 'fanned_out' THEN now() END
   FROM input ORDER BY idx
   ON CONFLICT (environment_id, transaction_id) DO NOTHING
@@ -70,15 +71,18 @@ const acceptStatement = prepared('herald-accept-triggers', ACCEPT_BATCH);
 
 interface Pending {
   acceptance: TriggerAcceptance;
+  /** Chosen here, so a retry can tell this trigger's own earlier commit from someone else's event. */
+  eventId: string;
   resolve(outcome: AcceptOutcome): void;
   reject(error: unknown): void;
 }
 
-function row(a: TriggerAcceptance, idx: number) {
+function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>, idx: number) {
   const shape = notificationShape(a.workflow);
   const hasTopics = a.recipients.topics.length > 0;
   return {
     idx,
+    id: eventId,
     environment_id: a.environmentId,
     workflow_id: a.workflow.id,
     transaction_id: a.transactionId,
@@ -115,7 +119,7 @@ export class TriggerBatcher {
 
   accept(acceptance: TriggerAcceptance): Promise<AcceptOutcome> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ acceptance, resolve, reject });
+      this.waiting.push({ acceptance, eventId: randomUUID(), resolve, reject });
       this.pump();
     });
   }
@@ -133,19 +137,23 @@ export class TriggerBatcher {
 
   private async flush(batch: Pending[]): Promise<void> {
     try {
-      const outcomes = await this.write(batch.map((p) => p.acceptance));
+      const outcomes = await this.write(batch);
       batch.forEach((p, i) => p.resolve(outcomes[i]));
     } catch (error) {
       if (batch.length === 1) return batch[0].reject(error);
-      // One bad trigger must not fail the others: accept them one by one to isolate it.
-      for (const p of batch) await this.write([p.acceptance]).then(([o]) => p.resolve(o), p.reject);
+      // One bad trigger must not fail the others: accept them one by one to isolate it. The batch
+      // may have committed after all (its COMMIT's reply lost): a trigger whose own event exists
+      // is answered as accepted, not as a duplicate.
+      for (const p of batch) await this.write([p], true).then(([o]) => p.resolve(o), p.reject);
     }
   }
 
-  private write(acceptances: TriggerAcceptance[]): Promise<AcceptOutcome[]> {
+  private write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
+    const acceptances = batch.map((p) => p.acceptance);
     return inTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ idx: number; event_id: string; notification_ids: string[] }>(acceptStatement([jsonParam(acceptances.map(row))]));
+      const { rows } = await client.query<{ idx: number; event_id: string; notification_ids: string[] }>(acceptStatement([jsonParam(batch.map(row))]));
       const accepted = new Map(rows.map((r) => [r.idx, r]));
+      const committedBefore = retry ? await this.ownEvents(client, batch.filter((_, idx) => !accepted.has(idx))) : new Map<string, number>();
       // Subscriber objects of accepted triggers only: an ignored trigger changes nothing.
       const upserts = new Map<string, TriggerAcceptance['upserts']>();
       acceptances.forEach((a, idx) => {
@@ -160,8 +168,20 @@ export class TriggerBatcher {
       ]);
       return acceptances.map((_, idx): AcceptOutcome => {
         const r = accepted.get(idx);
-        return r ? { accepted: true, eventId: r.event_id, notifications: r.notification_ids.length } : { accepted: false, reason: 'duplicate_transaction' };
+        if (r) return { accepted: true, eventId: r.event_id, notifications: r.notification_ids.length };
+        const earlier = committedBefore.get(batch[idx].eventId);
+        return earlier !== undefined ? { accepted: true, eventId: batch[idx].eventId, notifications: earlier } : { accepted: false, reason: 'duplicate_transaction' };
       });
     });
+  }
+
+  /** Of these triggers, the ones whose own event is already stored, with their notification counts. */
+  private async ownEvents(client: PoolClient, batch: Pending[]): Promise<Map<string, number>> {
+    if (!batch.length) return new Map();
+    const { rows } = await client.query<{ id: string; notifications: number }>(
+      'SELECT e.id, (SELECT count(*)::int FROM notifications n WHERE n.event_id = e.id) AS notifications FROM events e WHERE e.id = ANY($1::uuid[])',
+      [batch.map((p) => p.eventId)],
+    );
+    return new Map(rows.map((r) => [r.id, r.notifications]));
   }
 }
