@@ -38,14 +38,10 @@ export async function refreshPlannerStatistics(pool: Pool): Promise<string[]> {
          WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[]) AND s.n_mod_since_analyze > 1000 + 3 * GREATEST(c.reltuples, 0)`,
         [HOT_TABLES],
       );
-      const analyzed: string[] = [];
       // One short statement per table, each giving up rather than waiting behind a maintenance lock.
       await client.query("SET lock_timeout = '1s'");
-      for (const { relname } of rows) {
-        await client.query(`ANALYZE "${relname}"`);
-        analyzed.push(relname);
-      }
-      return analyzed;
+      for (const { relname } of rows) await client.query(`ANALYZE "${relname}"`);
+      return rows.map((r) => r.relname);
     } finally {
       await client.query('RESET lock_timeout').catch(() => undefined);
       await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);

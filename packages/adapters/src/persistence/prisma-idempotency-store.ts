@@ -1,5 +1,6 @@
 import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyStore, StoredResponse } from '@herald/domain';
 import type { Pool } from 'pg';
+import { prepared } from './sql-params';
 
 // Claim and complete commit without waiting for their WAL flush (synchronous_commit off for that one
 // statement's transaction): a flush costs milliseconds on a durable disk and the records do not need
@@ -42,6 +43,9 @@ const PURGE = `
 DELETE FROM idempotency_records
 WHERE ctid = ANY(ARRAY(SELECT ctid FROM idempotency_records WHERE expires_at <= $1::timestamptz LIMIT ${PURGE_BATCH}))`;
 
+const claimStatement = prepared('idempotency-claim', CLAIM);
+const completeStatement = prepared('idempotency-complete', COMPLETE);
+
 interface ClaimRow {
   outcome: 'claimed' | 'in-progress' | 'finished' | 'body-mismatch';
   status_code: number | null;
@@ -56,11 +60,7 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
   async claim({ organizationId, key, requestHash, now, expiresAt }: IdempotencyClaim): Promise<ClaimResult> {
     // A retry only happens when a racing claim committed mid-statement; the next snapshot sees its row.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const { rows } = await this.pool.query<ClaimRow>({
-        name: 'idempotency-claim',
-        text: CLAIM,
-        values: [organizationId, key, requestHash, now, expiresAt],
-      });
+      const { rows } = await this.pool.query<ClaimRow>(claimStatement([organizationId, key, requestHash, now, expiresAt]));
       const row = rows[0];
       if (!row) continue;
       if (row.outcome !== 'finished') return { outcome: row.outcome };
@@ -70,11 +70,7 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
   }
 
   async complete({ organizationId, key }: IdempotencyKeyRef, requestHash: string, response: StoredResponse, expiresAt: Date): Promise<boolean> {
-    const { rowCount } = await this.pool.query({
-      name: 'idempotency-complete',
-      text: COMPLETE,
-      values: [organizationId, key, requestHash, response.statusCode, response.body, response.contentType, expiresAt],
-    });
+    const { rowCount } = await this.pool.query(completeStatement([organizationId, key, requestHash, response.statusCode, response.body, response.contentType, expiresAt]));
     return rowCount === 1;
   }
 

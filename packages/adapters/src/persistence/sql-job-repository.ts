@@ -16,7 +16,7 @@ const LEASE = `${LEASE_SECONDS} seconds`;
 const CLAIM = `
 WITH due AS (
   -- Leased by the type of the step as it is now (the one its handler runs), not as it was at trigger time.
-  SELECT jobs.id, ws.type = ANY($2::text[]) AS leased FROM jobs
+  SELECT jobs.id, jobs.notification_id, jobs.workflow_step_id, jobs.attempts, ws.type = ANY($2::text[]) AS leased FROM jobs
   -- A job whose step or subscriber was deleted is not claimed (the sweep cancels it).
   JOIN workflow_steps ws ON ws.id = jobs.workflow_step_id
   WHERE jobs.notification_id = ANY($1::uuid[])
@@ -30,7 +30,7 @@ WITH due AS (
 ), claimed AS (
   SELECT * FROM leases
   UNION ALL
-  SELECT j.id, j.notification_id, j.workflow_step_id, j.attempts + 1, false FROM due JOIN jobs j ON j.id = due.id WHERE NOT due.leased
+  SELECT id, notification_id, workflow_step_id, attempts + 1, false FROM due WHERE NOT leased
 )
 SELECT c.id AS job_id, c.attempts, c.leased, n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides,
        row_to_json(s.*) AS subscriber,

@@ -45,11 +45,13 @@ export function prepared(name: string, text: string): (values: unknown[]) => { n
 const statementNames = new Map<string, string>();
 
 /**
- * A name for SQL text a library builds (pg-boss's insert), so it is prepared like our own statements.
+ * A query for SQL text a library builds (pg-boss's), named by its text so it is prepared like our
+ * own statements. Only a text with parameters is named: it is a single statement, so preparable.
  * Names are bounded: beyond that, further texts run unnamed.
  */
-export function statementName(text: string): string | undefined {
+export function libraryQuery(text: string, values?: unknown[]): { name?: string; text: string; values?: unknown[] } {
+  if (!values?.length) return { text, values };
   let name = statementNames.get(text);
   if (!name && statementNames.size < 64) statementNames.set(text, (name = `herald-lib-${statementNames.size}`));
-  return name;
+  return { name, text, values };
 }

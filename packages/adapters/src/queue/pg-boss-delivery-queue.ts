@@ -1,7 +1,7 @@
 import type { DeliveryQueue, DeliveryWorkHandlers } from '@herald/domain';
 import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
-import { statementName } from '../persistence/sql-params';
+import { libraryQuery } from '../persistence/sql-params';
 import type { PgBoss } from './pg-boss';
 
 export const FANOUT_QUEUE = 'herald-fanout';
@@ -53,7 +53,7 @@ export class PgBossDeliveryQueue implements DeliveryQueue {
   /** Inserts work inside the transaction of `client`; it becomes visible (and wakes workers) on commit. */
   enqueueIn(client: PoolClient, work: QueuedWork[]): Promise<void> {
     // Named, so each connection plans pg-boss's insert once rather than on every trigger batch.
-    return this.insert(work, { db: { executeSql: (text: string, values?: unknown[]) => client.query({ name: statementName(text), text, values }) } });
+    return this.insert(work, { db: { executeSql: (text: string, values?: unknown[]) => client.query(libraryQuery(text, values)) } });
   }
 
   /** Inserts work on its own (for work whose loss the recovery sweep repairs). */

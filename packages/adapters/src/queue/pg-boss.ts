@@ -1,6 +1,6 @@
 import { PgBoss, type ConstructorOptions } from 'pg-boss';
 import type { Logger } from 'pino';
-import { statementName } from '../persistence/sql-params';
+import { libraryQuery } from '../persistence/sql-params';
 
 export type { PgBoss };
 
@@ -41,8 +41,8 @@ export async function stopPgBoss(boss: PgBoss, timeoutMs = 10_000): Promise<void
  * named, and each of pg-boss's connections plans them once.
  */
 function namePgBossStatements(boss: PgBoss): void {
-  const db = boss.getDb() as { executeSql(text: unknown, values?: unknown[]): Promise<unknown> };
+  // pg-boss's own Db passes what it is given to pg's pool.query, which takes a query config as well.
+  const db = boss.getDb() as { executeSql(text: string | ReturnType<typeof libraryQuery>, values?: unknown[]): Promise<unknown> };
   const execute = db.executeSql.bind(db);
-  db.executeSql = (text, values) =>
-    typeof text === 'string' && values?.length ? execute({ name: statementName(text), text, values }) : execute(text, values);
+  db.executeSql = (text, values) => execute(typeof text === 'string' ? libraryQuery(text, values) : text);
 }

@@ -104,3 +104,16 @@ export interface MessageDraft {
   status: 'sent' | 'failed';
   providerMessageId?: string | null;
 }
+
+/** What running one step produced: its status, execution details, and a message or an output. */
+export interface StepResult {
+  status: Extract<JobStatus, 'completed' | 'skipped' | 'failed'>;
+  details: ExecutionDetailDraft[];
+  providerId?: string | null;
+  message?: MessageDraft;
+  output?: JsonObject;
+  /** When the next step may run (delay steps); now when absent. */
+  nextRunAt?: Date;
+  /** Cancels the notification's remaining steps. */
+  halt?: boolean;
+}

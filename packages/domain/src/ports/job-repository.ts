@@ -1,4 +1,4 @@
-import type { DeliveryStep, DeliveryWorkflow, ExecutionDetailDraft, JobStatus, JsonObject, MessageDraft } from '../entities/delivery';
+import type { DeliveryStep, DeliveryWorkflow, JsonObject, StepResult } from '../entities/delivery';
 import type { SubscriberPreferenceRecord } from '../entities/preferences';
 import type { Subscriber } from '../entities/subscriber';
 
@@ -25,17 +25,9 @@ export interface RunnableJob {
   preferences: { global: SubscriberPreferenceRecord | null; perWorkflow: SubscriberPreferenceRecord | null };
 }
 
-export interface JobOutcome {
+/** A step's result, for the job it ran. */
+export interface JobOutcome extends StepResult {
   job: RunnableJob;
-  status: Extract<JobStatus, 'completed' | 'skipped' | 'failed'>;
-  details: ExecutionDetailDraft[];
-  providerId?: string | null;
-  message?: MessageDraft;
-  output?: JsonObject;
-  /** When the next step may run (delay steps); now when absent. */
-  nextRunAt?: Date;
-  /** Cancel the notification's remaining steps. */
-  halt?: boolean;
 }
 
 export interface JobRepository {

@@ -1,5 +1,7 @@
-import type { ExecutionDetailDraft, JsonObject, MessageDraft } from '../../../entities/delivery';
+import type { ExecutionDetailDraft, JsonObject, StepResult } from '../../../entities/delivery';
 import type { RunnableJob } from '../../../ports/job-repository';
+
+export type { StepResult };
 
 /** The variables templates and conditions see. */
 export interface StepVariables {
@@ -7,17 +9,6 @@ export interface StepVariables {
   subscriber: JsonObject;
   steps: Record<string, unknown>;
   context: Record<string, string>;
-}
-
-export interface StepResult {
-  status: 'completed' | 'skipped' | 'failed';
-  details: ExecutionDetailDraft[];
-  providerId?: string | null;
-  message?: MessageDraft;
-  output?: JsonObject;
-  nextRunAt?: Date;
-  /** Cancels the notification's remaining steps. */
-  halt?: boolean;
 }
 
 /** One per step type, each with the narrow dependencies its type needs. */
