@@ -42,6 +42,8 @@ import {
   ProviderRegistry,
   CustomStepHandler,
   DelayStepHandler,
+  DeliveryObserver,
+  DeliveryObservers,
   DeliveryQueue,
   EventRepository,
   FanOutEvent,
@@ -182,9 +184,11 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);
   container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(new StaticProviderRegistry(config.serviceName, httpClient));
   const unsupported = new UnsupportedStepHandler();
+  // Metrics, logs and live inbox updates register here (DeliveryObservers.add) as they are wired.
+  container.bind<DeliveryObservers>(DeliveryObserver).toConstantValue(new DeliveryObservers());
   useCase(
     RunNotifications,
-    (jobs: JobRepository, integrations: IntegrationRepository, providers: ProviderRegistry, http: HttpClient, tenancy: TenancyRepository) =>
+    (jobs: JobRepository, integrations: IntegrationRepository, providers: ProviderRegistry, http: HttpClient, tenancy: TenancyRepository, observers: DeliveryObservers) =>
       new RunNotifications(jobs, {
         in_app: new InAppStepHandler(config.serviceName),
         email: new ChannelStepHandler('email', integrations, providers),
@@ -196,8 +200,8 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
         http_request: new HttpRequestStepHandler(http, tenancy, config.serviceName),
         digest: unsupported,
         throttle: unsupported,
-      }),
-    [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository],
+      }, observers),
+    [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository, DeliveryObserver],
   );
   useCase(RecoverStalledWork, (jobs: JobRepository) => new RecoverStalledWork(jobs, 30_000), [JobRepository]);
   container

@@ -73,6 +73,7 @@ export * from './use-cases/workflows/preview-step';
 export * from './entities/delivery';
 export * from './ports/event-repository';
 export * from './ports/job-repository';
+export * from './ports/delivery-observer';
 export * from './ports/delivery-queue';
 export * from './rules/normalize-recipients';
 export * from './rules/validate-payload';

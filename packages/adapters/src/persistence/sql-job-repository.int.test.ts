@@ -12,7 +12,9 @@ let jobs: SqlJobRepository;
 
 beforeAll(async () => {
   boss = await startPgBoss(database.url, pino({ level: 'silent' }));
-  jobs = new SqlJobRepository(database.db.pool, new PgBossDeliveryQueue(boss));
+  const queue = new PgBossDeliveryQueue(boss);
+  await queue.ensureQueues();
+  jobs = new SqlJobRepository(database.db.pool, queue);
   await new PrismaTenancyRepository(database.db.prisma).bootstrap({
     organizationName: 'Org',
     environments: [{ name: 'Development', slug: 'development', signingSecret: 's' }],
@@ -75,5 +77,26 @@ describe('SqlJobRepository claims', () => {
     const [claimed] = await jobs.claim([job.notification_id]);
     expect(claimed.leased).toBe(true);
     expect(await status(job.job_id)).toEqual({ status: 'running', attempts: 1 });
+  });
+
+  it('keeps a step that asks to run again unfinished, and runs it again at that time with the next attempt number', async () => {
+    const email = await queuedJob('rerun-email', 'email');
+    const [first] = await jobs.claim([email.notification_id]);
+    const rerunAt = new Date(Date.now() + 60_000);
+    const due = await jobs.record([
+      { job: first, status: 'delayed', rerunAt, details: [{ status: 'Failed', source: 'Credentials', detail: 'provider error: 503 (retrying)' }] },
+    ]);
+    expect(due).toEqual([]);
+    const row = (await database.db.pool.query<{ status: string; attempts: number; run_at: Date }>('SELECT status, attempts, run_at FROM jobs WHERE id = $1', [email.job_id])).rows[0];
+    expect(row).toEqual({ status: 'delayed', attempts: 1, run_at: rerunAt });
+    // Not due yet: nothing to claim. Once due, the same job is claimed as attempt 2.
+    expect(await jobs.claim([email.notification_id])).toEqual([]);
+    await database.db.pool.query('UPDATE jobs SET run_at = now() WHERE id = $1', [email.job_id]);
+    const [second] = await jobs.claim([email.notification_id]);
+    expect({ jobId: second.jobId, attempts: second.attempts }).toEqual({ jobId: email.job_id, attempts: 2 });
+    await jobs.record([{ job: second, status: 'completed', details: [{ status: 'Success', source: 'Internal', detail: 'sent' }] }]);
+    const details = await database.db.pool.query<{ detail: string; is_retry: boolean }>('SELECT detail, is_retry FROM execution_details WHERE job_id = $1 ORDER BY created_at, id', [email.job_id]);
+    expect(details.rows.map((d) => [d.detail, d.is_retry]).sort()).toEqual([['provider error: 503 (retrying)', false], ['sent', true]]);
+    expect(await status(email.job_id)).toEqual({ status: 'completed', attempts: 2 });
   });
 });

@@ -1,6 +1,6 @@
 import { LEASED_STEP_TYPES, type JobOutcome, type JobRepository, type RunnableJob, type SubscriberPreferenceRecord } from '@herald/domain';
 import type { Pool } from 'pg';
-import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { fanoutWork, stepsWork, type PgBossDeliveryQueue, type QueuedWork } from '../queue/pg-boss-delivery-queue';
 import { toDeliveryStep } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
@@ -55,9 +55,10 @@ const RECORD = `
 WITH updated AS (
   -- Only a job this attempt still holds is recorded. A leased job reclaimed after its lease lapsed
   -- has a newer attempt number; an unleased job someone else recorded first is no longer unfinished.
+  -- A step that runs again later (status delayed, rerun_at) stays unfinished and keeps its place.
   UPDATE jobs j SET status = r.status, attempts = r.attempts, provider_id = COALESCE(r.provider_id, j.provider_id),
-    output = COALESCE(r.output, j.output), updated_at = now()
-  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean)
+    output = COALESCE(r.output, j.output), run_at = COALESCE(r.rerun_at, j.run_at), updated_at = now()
+  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean, rerun_at timestamptz)
   WHERE j.id = r.id AND j.status IN ('queued', 'delayed', 'running') AND j.attempts = CASE WHEN r.leased THEN r.attempts ELSE r.attempts - 1 END
   RETURNING j.id, j.notification_id
 ), details AS (
@@ -101,6 +102,11 @@ function preferenceLevels(rows: Array<{ workflow_id: string | null; enabled: boo
   const perWorkflow = rows?.find((r) => r.workflow_id !== null);
   const level = (r: typeof global) => (r ? { enabled: r.enabled, channels: r.channels ?? {} } : null);
   return { global: level(global), perWorkflow: level(perWorkflow) };
+}
+
+function rerunAt(outcome: JobOutcome): Date {
+  if (!outcome.rerunAt) throw new Error(`a delayed outcome needs rerunAt (job ${outcome.job.jobId})`);
+  return outcome.rerunAt;
 }
 
 /** Claims and records step runs for batches of notifications with a handful of set-based statements. */
@@ -194,6 +200,15 @@ export class SqlJobRepository implements JobRepository {
 
   async record(outcomes: JobOutcome[]): Promise<string[]> {
     if (!outcomes.length) return [];
+    const { due, later } = await this.recordOrFail(outcomes);
+    // Work due later is queued to start then (lost with a crash, the recovery sweep queues it again);
+    // work due now continues in this worker. Outside the fallback below: the rows are committed, and
+    // recording them again would overwrite a step that runs again later.
+    if (later.length) await this.queue.enqueue(later);
+    return due;
+  }
+
+  private async recordOrFail(outcomes: JobOutcome[]): Promise<{ due: string[]; later: QueuedWork[] }> {
     try {
       return await this.recordBatch(outcomes);
     } catch (error) {
@@ -203,9 +218,13 @@ export class SqlJobRepository implements JobRepository {
         const [o] = outcomes;
         return this.recordBatch([{ job: o.job, status: 'failed', halt: true, details: [{ status: 'Failed', source: 'Internal', detail: `could not record the step result: ${(error as Error).message}` }] }]);
       }
-      const due: string[] = [];
-      for (const o of outcomes) due.push(...(await this.record([o])));
-      return due;
+      const all = { due: [] as string[], later: [] as QueuedWork[] };
+      for (const o of outcomes) {
+        const one = await this.recordOrFail([o]);
+        all.due.push(...one.due);
+        all.later.push(...one.later);
+      }
+      return all;
     }
   }
 
@@ -213,7 +232,7 @@ export class SqlJobRepository implements JobRepository {
     if (jobIds.length) await this.pool.query("UPDATE jobs SET updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'running'", [jobIds]);
   }
 
-  private async recordBatch(outcomes: JobOutcome[]): Promise<string[]> {
+  private async recordBatch(outcomes: JobOutcome[]): Promise<{ due: string[]; later: QueuedWork[] }> {
     const jobs = outcomes.map((o) => ({
       id: o.job.jobId,
       status: o.status,
@@ -221,6 +240,7 @@ export class SqlJobRepository implements JobRepository {
       output: o.output ?? null,
       attempts: o.job.attempts,
       leased: o.job.leased,
+      rerun_at: o.status === 'delayed' ? rerunAt(o).toISOString() : null,
     }));
     const details = outcomes.flatMap((o) =>
       o.details.map((d) => ({
@@ -276,22 +296,23 @@ export class SqlJobRepository implements JobRepository {
         },
       ];
     });
-    const halted = outcomes.filter((o) => o.halt).map((o) => o.job.notificationId);
+    const halted = outcomes.filter((o) => o.halt && o.status !== 'delayed').map((o) => o.job.notificationId);
     const advancing = outcomes
-      .filter((o) => !o.halt)
+      .filter((o) => !o.halt && o.status !== 'delayed')
       .map((o) => ({ notification_id: o.job.notificationId, position: o.job.step.position, run_at: o.nextRunAt?.toISOString() ?? null }));
     // One statement, so one implicit transaction: a crash leaves all of it or none of it.
     const { rows } = await this.pool.query<{ notification_id: string; status: string; run_at: Date }>(
       recordStatement([jsonParam(jobs), jsonParam(details), jsonParam(messages), halted, jsonParam(advancing)]),
     );
-    // Work due later is queued to start then (lost with a crash, the recovery sweep queues it again);
-    // work due now continues in this worker.
     const later = new Map<number, string[]>();
-    for (const r of rows.filter((r) => r.status === 'delayed')) {
+    const reruns = outcomes.filter((o) => o.status === 'delayed').map((o) => ({ notification_id: o.job.notificationId, run_at: rerunAt(o) }));
+    for (const r of [...rows.filter((r) => r.status === 'delayed'), ...reruns]) {
       const at = new Date(r.run_at).getTime();
       later.set(at, [...(later.get(at) ?? []), r.notification_id]);
     }
-    if (later.size) await this.queue.enqueue([...later].flatMap(([at, ids]) => stepsWork(ids, new Date(at))));
-    return rows.filter((r) => r.status === 'queued').map((r) => r.notification_id);
+    return {
+      due: rows.filter((r) => r.status === 'queued').map((r) => r.notification_id),
+      later: [...later].flatMap(([at, ids]) => stepsWork(ids, new Date(at))),
+    };
   }
 }

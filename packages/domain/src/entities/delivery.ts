@@ -107,13 +107,19 @@ export interface MessageDraft {
 
 /** What running one step produced: its status, execution details, and a message or an output. */
 export interface StepResult {
-  status: Extract<JobStatus, 'completed' | 'skipped' | 'failed'>;
+  /** `delayed`: the step is not finished; its job runs again at `rerunAt` (retries, open digests). */
+  status: Extract<JobStatus, 'completed' | 'skipped' | 'failed' | 'delayed'>;
   details: ExecutionDetailDraft[];
   providerId?: string | null;
   message?: MessageDraft;
   output?: JsonObject;
   /** When the next step may run (delay steps); now when absent. */
   nextRunAt?: Date;
+  /**
+   * With status `delayed`: when this same step runs again (its attempt number goes up by one). The
+   * notification's later steps wait; the job survives restarts like any scheduled job.
+   */
+  rerunAt?: Date;
   /** Cancels the notification's remaining steps. */
   halt?: boolean;
 }

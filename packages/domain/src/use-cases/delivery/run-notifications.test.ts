@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobOutcome, JobRepository, RunnableJob } from '../../ports/job-repository';
+import { DeliveryObservers } from '../../ports/delivery-observer';
 import { RUN_PARALLEL, RUN_SLICE, RunNotifications, type StepHandlers } from './run-notifications';
 
 /** An in-memory job store: one due in-app job per notification, counting claims running at once. */
@@ -55,5 +56,18 @@ describe('RunNotifications', () => {
     expect(a.jobsRun + b.jobsRun).toBe(big.length + small.length);
     expect(stats.recorded).toBe(big.length + small.length);
     expect(stats.maxInFlight).toBe(RUN_PARALLEL);
+  });
+
+  it('tells every observer what each slice recorded, after it is recorded, and an observer that throws changes nothing', async () => {
+    const { due, stats, repository } = jobStore();
+    ['a', 'b', 'c'].forEach((id) => due.add(id));
+    const heard: Array<{ jobs: string[]; recordedBefore: number }> = [];
+    const observers = new DeliveryObservers([
+      { recorded: () => { throw new Error('broken observer'); } },
+      { recorded: (outcomes) => heard.push({ jobs: outcomes.map((o) => o.job.jobId), recordedBefore: stats.recorded }) },
+    ]);
+    const result = await new RunNotifications(repository, handlers, observers).execute(['a', 'b', 'c']);
+    expect(result.jobsRun).toBe(3);
+    expect(heard).toEqual([{ jobs: ['a', 'b', 'c'], recordedBefore: 3 }]);
   });
 });

@@ -1,4 +1,5 @@
 import { assertNever, isChannelType } from '../../entities/channel';
+import type { DeliveryObserver } from '../../ports/delivery-observer';
 import type { JobOutcome, JobRepository, RunnableJob } from '../../ports/job-repository';
 import { evaluateStepFilters } from '../../rules/evaluate-step-filters';
 import { evaluateJsonLogic } from '../../rules/json-logic';
@@ -53,6 +54,7 @@ export class RunNotifications {
   constructor(
     private readonly jobs: JobRepository,
     private readonly handlers: StepHandlers,
+    private readonly observer: DeliveryObserver = { recorded: () => undefined },
   ) {}
 
   async execute(notificationIds: string[]): Promise<{ jobsRun: number }> {
@@ -95,6 +97,7 @@ export class RunNotifications {
       const outcomes = await Promise.all(claimed.map((job) => this.runOne(job))).finally(() => clearInterval(heartbeat));
       jobsRun += outcomes.length;
       pending = await this.jobs.record(outcomes);
+      this.observer.recorded(outcomes);
     }
     return jobsRun;
   }
