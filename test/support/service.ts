@@ -24,10 +24,11 @@ export interface TestService {
   dispose(): Promise<void>;
 }
 
-/** Starts Herald as a user would (`node --import tsx apps/http/src/main.ts`) on a fresh database. */
-export async function startService(env: Record<string, string> = {}): Promise<TestService> {
-  const db = await createTestDatabase(inject('adminDatabaseUrl'));
-  const apiKey = `test_${randomBytes(12).toString('hex')}`;
+/** Starts Herald as a user would (`node --import tsx apps/http/src/main.ts`) on a fresh database, or beside `peerOf` on its database. */
+export async function startService(env: Record<string, string> = {}, peerOf?: TestService): Promise<TestService> {
+  // A peer is a second Herald process on the same database (and API key); disposing it keeps the database.
+  const db = peerOf ? { url: peerOf.databaseUrl, drop: async () => undefined } : await createTestDatabase(inject('adminDatabaseUrl'));
+  const apiKey = peerOf?.apiKey ?? `test_${randomBytes(12).toString('hex')}`;
   let child: ChildProcess;
   let url = '';
   let output = '';

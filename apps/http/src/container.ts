@@ -53,9 +53,10 @@ import {
   RunNotifications,
   StartDeliveryWorkers,
   TriggerEvent,
-  UnsupportedStepHandler,
 } from '@herald/domain';
 import { GuardedHttpClient, PgBossDeliveryQueue, SqlEventRepository, SqlJobRepository, StaticProviderRegistry } from '@herald/adapters';
+import { DigestRepository, DigestStepHandler, ThrottleRepository, ThrottleStepHandler } from '@herald/domain';
+import { PgDueWorkWaker, SqlDigestRepository, SqlThrottleRepository } from '@herald/adapters';
 import {
   ChannelConnectionRepository,
   ChannelEndpointRepository,
@@ -173,7 +174,8 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(PurgeExpiredIdempotencyKeys, (i: IdempotencyStore) => new PurgeExpiredIdempotencyKeys(i), [IdempotencyStore]);
 
   // Delivery: trigger, fan-out and the step engine
-  const deliveryQueue = new PgBossDeliveryQueue(boss, logger);
+  const dueWork = new PgDueWorkWaker(db.pool, logger);
+  const deliveryQueue = new PgBossDeliveryQueue(boss, logger, dueWork);
   container.bind<PgBossDeliveryQueue>(PgBossDeliveryQueue).toConstantValue(deliveryQueue);
   container.bind<DeliveryQueue>(DeliveryQueue).toConstantValue(deliveryQueue);
   container.bind<EventRepository>(EventRepository).toConstantValue(new SqlEventRepository(db.pool, deliveryQueue));
@@ -183,9 +185,13 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
   container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);
   container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(new StaticProviderRegistry(config.serviceName, httpClient));
-  const unsupported = new UnsupportedStepHandler();
   // Metrics, logs and live inbox updates register here (DeliveryObservers.add) as they are wired.
   container.bind<DeliveryObservers>(DeliveryObserver).toConstantValue(new DeliveryObservers());
+  container.get<DeliveryObservers>(DeliveryObserver).add(dueWork);
+  container.bind<DigestRepository>(DigestRepository).toConstantValue(new SqlDigestRepository(db.workerPool));
+  container.bind<ThrottleRepository>(ThrottleRepository).toConstantValue(new SqlThrottleRepository(db.workerPool));
+  const digests = new DigestStepHandler(container.get<DigestRepository>(DigestRepository));
+  const throttles = new ThrottleStepHandler(container.get<ThrottleRepository>(ThrottleRepository));
   useCase(
     RunNotifications,
     (jobs: JobRepository, integrations: IntegrationRepository, providers: ProviderRegistry, http: HttpClient, tenancy: TenancyRepository, observers: DeliveryObservers) =>
@@ -198,8 +204,8 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
         custom: new CustomStepHandler(),
         delay: new DelayStepHandler(),
         http_request: new HttpRequestStepHandler(http, tenancy, config.serviceName),
-        digest: unsupported,
-        throttle: unsupported,
+        digest: digests,
+        throttle: throttles,
       }, observers),
     [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository, DeliveryObserver],
   );

@@ -3,6 +3,7 @@ import type { PoolClient } from 'pg';
 import type { Logger } from 'pino';
 import { libraryQuery } from '../persistence/sql-params';
 import type { PgBoss } from './pg-boss';
+import type { PgDueWorkWaker } from './pg-due-work-waker';
 
 export const FANOUT_QUEUE = 'herald-fanout';
 export const STEPS_QUEUE = 'herald-steps';
@@ -41,6 +42,8 @@ export class PgBossDeliveryQueue implements DeliveryQueue {
   constructor(
     private readonly boss: PgBoss,
     private readonly log?: Logger,
+    /** Starts delayed steps on time, between pg-boss's polls. */
+    private readonly waker?: PgDueWorkWaker,
   ) {}
 
   async ensureQueues(): Promise<void> {
@@ -79,6 +82,7 @@ export class PgBossDeliveryQueue implements DeliveryQueue {
         this.logged('steps', () => handlers.steps(jobs.flatMap((j) => j.data.notificationIds ?? []))),
       ),
     );
+    await this.waker?.start((ids) => handlers.steps(ids));
   }
 
   /** A failed batch is retried by pg-boss with backoff; say why it failed. */
@@ -92,6 +96,7 @@ export class PgBossDeliveryQueue implements DeliveryQueue {
   }
 
   async stop(): Promise<void> {
+    await this.waker?.stop();
     for (const name of [FANOUT_QUEUE, STEPS_QUEUE]) await this.boss.offWork(name, { wait: true }).catch(() => undefined);
     this.workers = [];
   }

@@ -9,7 +9,8 @@ export type StepType = (typeof STEP_TYPES)[number];
  * is recorded, so they are not leased: if two workers ever ran one at once, the first result recorded
  * wins and the other is discarded.
  */
-export const LEASED_STEP_TYPES = ['email', 'sms', 'chat', 'push', 'http_request'] as const satisfies readonly StepType[];
+// digest and throttle too: their repositories count each job once, so two runs of one job must not overlap.
+export const LEASED_STEP_TYPES = ['email', 'sms', 'chat', 'push', 'http_request', 'digest', 'throttle'] as const satisfies readonly StepType[];
 /** Step types a workflow can contain (`trigger` is the workflow's entry, not a step). */
 export type WorkflowStepType = Exclude<StepType, 'trigger'>;
 

@@ -16,8 +16,8 @@ export type TriggerStatus =
   | 'no_tenant_found'
   | 'invalid_recipients';
 
-/** A job's life: queued -> running -> completed | skipped | failed, or delayed -> queued again. */
-export type JobStatus = 'pending' | 'queued' | 'running' | 'delayed' | 'completed' | 'skipped' | 'failed' | 'canceled';
+/** A job's life: queued -> running -> completed | skipped | failed, or delayed -> queued again; merged: its event joined a digest. */
+export type JobStatus = 'pending' | 'queued' | 'running' | 'delayed' | 'completed' | 'skipped' | 'failed' | 'canceled' | 'merged';
 export type DetailStatus = 'Success' | 'Warning' | 'Failed' | 'Pending' | 'Queued' | 'ReadConfirmation';
 export type DetailSource = 'Credentials' | 'Internal' | 'Payload' | 'Webhook';
 
@@ -108,7 +108,7 @@ export interface MessageDraft {
 /** What running one step produced: its status, execution details, and a message or an output. */
 export interface StepResult {
   /** `delayed`: the step is not finished; its job runs again at `rerunAt` (retries, open digests). */
-  status: Extract<JobStatus, 'completed' | 'skipped' | 'failed' | 'delayed'>;
+  status: Extract<JobStatus, 'completed' | 'skipped' | 'failed' | 'delayed' | 'merged'>;
   details: ExecutionDetailDraft[];
   providerId?: string | null;
   message?: MessageDraft;

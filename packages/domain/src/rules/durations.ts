@@ -19,3 +19,17 @@ export function addDuration(from: Date, amount: number, unit: DurationUnit): Dat
   d.setUTCDate(Math.min(day, last));
   return d;
 }
+
+/** The longest delay, digest window or throttle window a workflow may hold: one year. */
+export const MAX_DELAY_DAYS = 365;
+const MAX_DELAY_MS = MAX_DELAY_DAYS * MS.days;
+
+/** Whether amount x unit is longer than MAX_DELAY_DAYS (months counted as 31 days). */
+export function exceedsMaxDelay(amount: number, unit: DurationUnit): boolean {
+  return amount * (unit === 'months' ? 31 * MS.days : MS[unit]) > MAX_DELAY_MS;
+}
+
+/** Whether `at` is further than MAX_DELAY_DAYS after `from`. */
+export function beyondMaxDelay(from: Date, at: Date): boolean {
+  return at.getTime() - from.getTime() > MAX_DELAY_MS;
+}

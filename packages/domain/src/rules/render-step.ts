@@ -1,6 +1,7 @@
 import { assertNever, type WorkflowStepType } from '../entities/channel';
 import { isObject, NON_TEMPLATE_KEYS, type JsonObject } from './control-reader';
 import { cleanMessage, renderTemplate } from './liquid-engine';
+import { timingPreview } from './timing-preview';
 
 /** What templates can read; the delivery engine fills it from the trigger, the preview from its payload. */
 export interface RenderVariables {
@@ -110,6 +111,7 @@ function content(type: WorkflowStepType, c: JsonObject): StepContent {
       return { type, preview: { body: text(c.body) } };
     case 'digest':
     case 'delay':
+      return { type, preview: timingPreview(c) };
     case 'throttle':
       return { type, preview: c };
     case 'http_request':

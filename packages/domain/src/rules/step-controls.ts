@@ -2,6 +2,8 @@ import { assertNever, DIGEST_UNITS, type WorkflowStepType } from '../entities/ch
 import type { FieldErrors } from '../errors';
 import { compact, ControlReader, isObject, type JsonObject } from './control-reader';
 import { validateJsonLogic, type JsonLogicRule } from './json-logic';
+import { exceedsMaxDelay, MAX_DELAY_DAYS, type DurationUnit } from './durations';
+import { cronProblem } from './schedule';
 
 export const REDIRECT_TARGETS = ['_self', '_blank', '_parent', '_top', '_unfencedTop'] as const;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
@@ -28,8 +30,20 @@ export function isCronExpression(value: string): boolean {
 
 function cron(r: ControlReader, key: string): string | undefined {
   const value = r.string(key);
-  if (value !== undefined && value !== '' && !isCronExpression(value)) return r.fail(key, 'must be a cron expression, e.g. "0 9 * * 1-5"');
+  if (value !== undefined && value !== '' && (!isCronExpression(value) || cronProblem(value))) {
+    return r.fail(key, 'must be a cron expression, e.g. "0 9 * * 1-5"');
+  }
   return value;
+}
+
+/** amount + unit, refused past the longest delay Herald holds (MAX_DELAY_DAYS). */
+function duration(r: ControlReader, amountKey = 'amount', unitKey = 'unit', units: readonly DurationUnit[] = DIGEST_UNITS) {
+  const amount = r.number(amountKey);
+  const unit = r.oneOf(unitKey, units);
+  if (amount !== undefined && unit !== undefined && exceedsMaxDelay(amount, unit)) {
+    return { amount: r.fail(amountKey, `must be at most ${MAX_DELAY_DAYS} days in ${unit} (the longest delay Herald holds)`), unit };
+  }
+  return { amount, unit };
 }
 
 function redirect(r: ControlReader | undefined) {
@@ -86,8 +100,7 @@ function timedConfig(r: ControlReader | undefined) {
 
 function lookBackWindow(r: ControlReader | undefined) {
   if (!r) return undefined;
-  const amount = r.number('amount');
-  const unit = r.oneOf('unit', DIGEST_UNITS);
+  const { amount, unit } = duration(r);
   if (r.source.amount === undefined) r.fail('amount', 'is required in a look-back window');
   if (r.source.unit === undefined) r.fail('unit', 'is required in a look-back window');
   r.rejectUnknown('a look-back window');
@@ -96,8 +109,7 @@ function lookBackWindow(r: ControlReader | undefined) {
 
 function digest(r: ControlReader) {
   const type = r.oneOf('type', ['regular', 'timed', 'backoff'] as const);
-  const backoffAmount = r.number('backoffAmount');
-  const backoffUnit = r.oneOf('backoffUnit', DIGEST_UNITS);
+  const { amount: backoffAmount, unit: backoffUnit } = duration(r, 'backoffAmount', 'backoffUnit');
   // A backoff digest is a regular digest that only waits when an event arrived within the window:
   // stored in the lookBackWindow form every client reads.
   const window =
@@ -107,8 +119,7 @@ function digest(r: ControlReader) {
   }
   return compact({
     type: type === 'backoff' ? 'regular' : type,
-    amount: r.number('amount'),
-    unit: r.oneOf('unit', DIGEST_UNITS),
+    ...duration(r),
     digestKey: r.string('digestKey'),
     lookBackWindow: window && Object.keys(window).length ? window : undefined,
     cron: cron(r, 'cron'),
@@ -152,18 +163,18 @@ function controlsOf(type: WorkflowStepType, r: ControlReader): JsonObject {
     case 'digest':
       return digest(r);
     case 'delay':
+      // dynamic: the date is read from the payload path in dynamicKey.
       return compact({
-        type: r.oneOf('type', ['regular', 'timed'] as const),
-        amount: r.number('amount'),
-        unit: r.oneOf('unit', DIGEST_UNITS),
+        type: r.oneOf('type', ['regular', 'timed', 'dynamic'] as const),
+        ...duration(r),
         cron: cron(r, 'cron'),
+        timed: timedConfig(r.object('timed')),
         dynamicKey: r.string('dynamicKey'),
       });
     case 'throttle':
       return compact({
         type: r.oneOf('type', ['fixed', 'dynamic'] as const),
-        amount: r.number('amount'),
-        unit: r.oneOf('unit', THROTTLE_UNITS),
+        ...duration(r, 'amount', 'unit', THROTTLE_UNITS),
         threshold: r.number('threshold', { min: 1, integer: true, exclusiveMin: false }) ?? 1,
         throttleKey: r.string('throttleKey'),
         dynamicKey: r.string('dynamicKey'),

@@ -18,7 +18,8 @@ function requiredControls(type: WorkflowStepType, values: JsonObject): string[] 
     case 'digest':
       return values.type === 'timed' ? (values.timed ? [] : ['cron']) : ['amount', 'unit'];
     case 'delay':
-      return values.type === 'timed' ? (values.dynamicKey ? [] : ['cron']) : ['amount', 'unit'];
+      if (values.type === 'dynamic') return ['dynamicKey'];
+      return values.type === 'timed' ? (values.dynamicKey || values.timed ? [] : ['cron']) : ['amount', 'unit'];
     case 'throttle':
       return values.type === 'dynamic' ? ['dynamicKey'] : ['amount', 'unit'];
     case 'http_request':

@@ -1,31 +1,72 @@
 import type { RunnableJob } from '../../../ports/job-repository';
-import { addDuration, type DurationUnit } from '../../../rules/durations';
+import { addDuration, beyondMaxDelay, MAX_DELAY_DAYS, type DurationUnit } from '../../../rules/durations';
+import { nextTick, type TimedSchedule } from '../../../rules/schedule';
+import { valueAt } from './payload-path';
 import { failed, type StepHandler, type StepResult, type StepVariables } from './step-handler';
 
-function lookup(source: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), source);
+interface DelayControls {
+  type?: 'regular' | 'timed' | 'dynamic';
+  amount?: number;
+  unit?: DurationUnit;
+  cron?: string;
+  timed?: TimedSchedule;
+  dynamicKey?: string;
 }
 
-/** Holds the rest of the workflow: for amount+unit, or until a date taken from the payload. */
+/** How late a step ran, for its execution detail: "12 ms", "4.2 s". */
+export function lateness(dueAt: Date, ranAt: Date): string {
+  const ms = Math.max(0, ranAt.getTime() - dueAt.getTime());
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Holds the rest of the workflow: for amount+unit (regular), until the next tick of a cron or of
+ * the `timed` fields in the subscriber's timezone (timed), or until a date in the payload (dynamic).
+ * The job waits at its own step (status delayed) and, when due, completes saying how late it ran;
+ * its output keeps the due time (`dueAt`) so that second run knows it is the end of the wait.
+ */
 export class DelayStepHandler implements StepHandler {
   constructor(private readonly now: () => Date = () => new Date()) {}
 
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
-    const controls = job.step.controlValues as { amount?: number; unit?: DurationUnit; delayPath?: string; type?: string };
-    let until: Date;
-    if (controls.delayPath) {
-      const value = lookup(variables, controls.delayPath.startsWith('payload.') ? controls.delayPath : `payload.${controls.delayPath}`);
-      until = new Date(typeof value === 'string' || typeof value === 'number' ? value : NaN);
-      if (Number.isNaN(until.getTime())) return failed(`delay: ${controls.delayPath} is not a date in the payload`, 'Payload');
-    } else if (typeof controls.amount === 'number' && controls.unit) {
-      until = addDuration(this.now(), controls.amount, controls.unit);
-    } else {
-      return failed('delay: amount and unit (or delayPath) are required');
+    const now = this.now();
+    const own = job.steps[job.step.stepId] as { dueAt?: string } | undefined;
+    if (own?.dueAt) {
+      const dueAt = new Date(own.dueAt);
+      const lateMs = Math.max(0, now.getTime() - dueAt.getTime());
+      return {
+        status: 'completed',
+        output: { dueAt: own.dueAt, lateMs },
+        details: [{ status: 'Success', source: 'Internal', detail: `delay ended: due at ${own.dueAt}, ran ${lateness(dueAt, now)} late` }],
+      };
+    }
+    const until = this.until(job, variables, now);
+    if (until instanceof Error) return failed(`delay: ${until.message}`, 'Payload');
+    if (beyondMaxDelay(now, until)) return failed(`delay: ${until.toISOString()} is more than ${MAX_DELAY_DAYS} days away, the longest delay Herald holds`, 'Payload');
+    if (until <= now) {
+      return { status: 'completed', details: [{ status: 'Success', source: 'Internal', detail: `delay: ${until.toISOString()} has passed; continuing at once` }] };
     }
     return {
-      status: 'completed',
-      nextRunAt: until,
+      status: 'delayed',
+      rerunAt: until,
+      output: { dueAt: until.toISOString() },
       details: [{ status: 'Pending', source: 'Internal', detail: `delayed until ${until.toISOString()}` }],
     };
+  }
+
+  private until(job: RunnableJob, variables: StepVariables, now: Date): Date | Error {
+    const c = job.step.controlValues as DelayControls;
+    if (c.type === 'dynamic' || (c.dynamicKey && c.amount === undefined && !c.cron && !c.timed)) {
+      if (!c.dynamicKey) return new Error('dynamicKey is required for a dynamic delay');
+      const value = valueAt(variables, c.dynamicKey);
+      const at = new Date(typeof value === 'string' || typeof value === 'number' ? value : NaN);
+      return Number.isNaN(at.getTime()) ? new Error(`${c.dynamicKey} is not a date in the payload`) : at;
+    }
+    if (c.type === 'timed') {
+      if (!c.cron && !c.timed) return new Error('a cron or timed schedule is required for a timed delay');
+      return nextTick({ cron: c.cron, timed: c.timed }, now, job.subscriber.timezone) ?? new Error('the schedule has no next tick');
+    }
+    if (typeof c.amount === 'number' && c.unit) return addDuration(now, c.amount, c.unit);
+    return new Error('amount and unit are required');
   }
 }

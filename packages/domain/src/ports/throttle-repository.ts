@@ -1,0 +1,21 @@
+export const ThrottleRepository = Symbol.for('ThrottleRepository');
+
+/** A job that reached a throttle step, counted in one fixed window. */
+export interface ThrottleEntry {
+  jobId: string;
+  environmentId: string;
+  workflowId: string;
+  /** The subscriber's internal id. */
+  subscriberId: string;
+  /** The value of the step's throttleKey in this job's payload; '' without one. */
+  throttleKey: string;
+  windowStart: Date;
+}
+
+export interface ThrottleRepository {
+  /**
+   * Counts each job into its window (subscriber, workflow, key, window start) atomically and returns
+   * its place there (1 for the first), in order of the entries. A job counted before keeps its place.
+   */
+  admit(entries: ThrottleEntry[]): Promise<number[]>;
+}
