@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
 import { report, startBenchService, summarize } from './support/herald';
 import { runTriggerLoad } from './support/load';
@@ -33,15 +34,20 @@ try {
   await waitFor(async () => (await lateness('idle-user')).length === IDLE, 30_000, 100);
   const idle = summarize((await lateness('idle-user')).map((r) => r.late));
 
+  // The service runs in this process: its event-loop delay shows how much of the lateness is CPU starvation.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const load = await runTriggerLoad(svc, 'bench-delay', 'load-user', SECONDS, 32, { overallRate: RATE });
   await waitFor(async () => (await lateness('load-user')).length >= load.total, 120_000, 250);
   const loaded = summarize((await lateness('load-user')).map((r) => r.late));
+  loop.disable();
 
   report('delays scheduled per second', Math.round(load.total / SECONDS), 'delays/s', `${RATE}`);
   report('due-step lateness p50 (idle baseline)', idle.p50, 'ms');
   report('due-step lateness p99 (idle baseline)', idle.p99, 'ms');
   report('due-step lateness p50 (while scheduling)', loaded.p50, 'ms');
   report('due-step lateness p99 (while scheduling)', loaded.p99, 'ms', '< 100 ms');
+  report('service event-loop delay p99 (while scheduling)', Math.round(loop.percentile(99) / 1e6), 'ms');
 } finally {
   await svc.close();
 }

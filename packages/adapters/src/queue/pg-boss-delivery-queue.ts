@@ -82,7 +82,7 @@ export class PgBossDeliveryQueue implements DeliveryQueue {
         this.logged('steps', () => handlers.steps(jobs.flatMap((j) => j.data.notificationIds ?? []))),
       ),
     );
-    await this.waker?.start((ids) => handlers.steps(ids));
+    await this.waker?.start((ids) => (handlers.dueSteps ?? handlers.steps)(ids));
   }
 
   /** A failed batch is retried by pg-boss with backoff; say why it failed. */

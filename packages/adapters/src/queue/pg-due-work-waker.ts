@@ -7,6 +7,8 @@ const CHANNEL = 'herald_due';
 const BATCH = 2_000;
 /** A timer never waits longer than this: the periodic query re-arms it anyway. */
 const MAX_WAIT_MS = 60_000;
+/** How long before a due time the timer looks the work up, so the run itself starts on time. */
+const LEAD_MS = 30;
 
 /**
  * Starts delayed work on time. pg-boss polls scheduled messages every few seconds at best, so each
@@ -39,7 +41,7 @@ export class PgDueWorkWaker implements DeliveryObserver {
     const client = await this.pool.connect();
     client.on('notification', (message) => {
       const at = Number(message.payload);
-      if (Number.isFinite(at)) this.wakeAt(at);
+      if (Number.isFinite(at)) this.wakeBefore(at);
     });
     client.on('error', (err) => this.log?.warn({ err }, 'due-work listener failed; the periodic query still wakes delayed work'));
     await client.query(`LISTEN ${CHANNEL}`);
@@ -55,12 +57,17 @@ export class PgDueWorkWaker implements DeliveryObserver {
       if (at !== undefined && at < earliest) earliest = at;
     }
     if (earliest === Infinity || !this.run) return;
-    this.wakeAt(earliest);
+    this.wakeBefore(earliest);
     // Others already wake at `announced` (and then query what is next): tell them only of earlier work.
     if (earliest < this.announced || this.announced <= Date.now()) {
       this.announced = earliest;
       this.pool.query('SELECT pg_notify($1, $2)', [CHANNEL, String(earliest)]).catch(() => undefined);
     }
+  }
+
+  /** Wakes LEAD_MS before `at` (the due time of some work). */
+  private wakeBefore(at: number): void {
+    this.wakeAt(at - LEAD_MS);
   }
 
   private wakeAt(at: number): void {
@@ -75,24 +82,36 @@ export class PgDueWorkWaker implements DeliveryObserver {
     this.timer = undefined;
     this.nextAt = Infinity;
     if (this.stopped || !this.run) return;
-    let due: string[] = [];
+    // Woken LEAD_MS early: the look-up is done before the due time, the run starts at it.
+    let rows: Array<{ notification_id: string; at: string }>;
     try {
-      const { rows } = await this.pool.query<{ notification_id: string }>(
-        `SELECT DISTINCT notification_id FROM jobs WHERE status = 'delayed' AND run_at <= now() LIMIT ${BATCH}`,
-      );
-      due = rows.map((r) => r.notification_id).filter((id) => !this.inFlight.has(id));
-      if (rows.length === BATCH) this.wakeAt(Date.now() + 5);
+      ({ rows } = await this.pool.query<{ notification_id: string; at: string }>(
+        `SELECT notification_id, (extract(epoch FROM run_at) * 1000)::bigint AS at FROM jobs
+         WHERE status = 'delayed' AND run_at <= now() + interval '${LEAD_MS} milliseconds' ORDER BY run_at LIMIT ${BATCH}`,
+      ));
     } catch (err) {
       this.log?.warn({ err }, 'could not read due delayed work; retrying shortly');
       this.wakeAt(Date.now() + 1_000);
       return;
     }
-    if (due.length) {
-      for (const id of due) this.inFlight.add(id);
-      this.run(due)
-        .catch((err) => this.log?.error({ err }, 'running due delayed work failed; the queue retries it'))
-        .finally(() => due.forEach((id) => this.inFlight.delete(id)));
+    const byTime = new Map<number, string[]>();
+    for (const r of rows) {
+      if (this.inFlight.has(r.notification_id)) continue;
+      this.inFlight.add(r.notification_id);
+      const at = Number(r.at);
+      byTime.set(at, [...(byTime.get(at) ?? []), r.notification_id]);
     }
+    for (const [at, ids] of byTime) {
+      const start = () => {
+        this.run!(ids)
+          .catch((err) => this.log?.error({ err }, 'running due delayed work failed; the queue retries it'))
+          .finally(() => ids.forEach((id) => this.inFlight.delete(id)));
+      };
+      const wait = at - Date.now();
+      if (wait > 0) setTimeout(start, wait).unref();
+      else start();
+    }
+    if (rows.length === BATCH) this.wakeAt(Date.now() + 5);
     await this.refresh();
   }
 
@@ -101,9 +120,10 @@ export class PgDueWorkWaker implements DeliveryObserver {
     if (this.stopped) return;
     try {
       const { rows } = await this.pool.query<{ at: string | null }>(
-        `SELECT (extract(epoch FROM min(run_at)) * 1000)::bigint AS at FROM jobs WHERE status = 'delayed' AND run_at > now()`,
+        `SELECT (extract(epoch FROM min(run_at)) * 1000)::bigint AS at FROM jobs
+         WHERE status = 'delayed' AND run_at > now() + interval '${LEAD_MS} milliseconds'`,
       );
-      if (rows[0]?.at) this.wakeAt(Number(rows[0].at));
+      if (rows[0]?.at) this.wakeBefore(Number(rows[0].at));
     } catch (err) {
       this.log?.debug({ err }, 'could not read the next due delayed job');
     }

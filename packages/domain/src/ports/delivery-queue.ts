@@ -5,6 +5,8 @@ export interface DeliveryWorkHandlers {
   fanout(eventIds: string[]): Promise<void>;
   /** Runs the due steps of these notifications. */
   steps(notificationIds: string[]): Promise<void>;
+  /** Runs the steps of these notifications that just became due (delays, digest windows), on time. */
+  dueSteps?(notificationIds: string[]): Promise<void>;
 }
 
 /**

@@ -65,6 +65,11 @@ export class RunNotifications {
     return { jobsRun: runs.reduce((a, b) => a + b, 0) };
   }
 
+  /** The same engine with slots of its own: due delayed work runs there, never behind queued batches. */
+  lane(): RunNotifications {
+    return new RunNotifications(this.jobs, this.handlers, this.observer);
+  }
+
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 

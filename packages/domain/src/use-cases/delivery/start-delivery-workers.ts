@@ -11,12 +11,17 @@ export class StartDeliveryWorkers {
   ) {}
 
   async execute(): Promise<void> {
+    // Due delayed work has a lane of its own, so a backlog of queued batches never makes it late.
+    const due = this.run.lane();
     await this.queue.consume({
       fanout: async (eventIds) => {
         for (const id of eventIds) await this.fanOut.execute(id);
       },
       steps: async (notificationIds) => {
         await this.run.execute(notificationIds);
+      },
+      dueSteps: async (notificationIds) => {
+        await due.execute(notificationIds);
       },
     });
   }
