@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startService, type TestService } from './support/service';
-import { jobsOf, outboxEmails, triggerMany, unfinished } from './support/time-steps';
+import { closeDigestsWhenJoined, jobsOf, outboxEmails, triggerMany, unfinished } from './support/time-steps';
 import { waitFor } from './support/wait';
 import { insertWorkflowWithSteps } from './support/workflow-rows';
 
@@ -12,7 +12,7 @@ beforeAll(async () => {
   first = await startService();
   second = await startService({}, first);
   await insertWorkflowWithSteps(first.databaseUrl, { workflowId: 'comments' }, [
-    { type: 'digest', stepId: 'digest', controlValues: { amount: 25, unit: 'seconds', digestKey: 'postId' } },
+    { type: 'digest', stepId: 'digest', controlValues: { amount: 1, unit: 'hours', digestKey: 'postId' } },
     { type: 'email', stepId: 'email', controlValues: { subject: '{{ steps.digest.events | size }} new comments', body: '{{ steps.digest.eventCount }}' } },
   ]);
   const res = await first.request('/v2/subscribers', { method: 'POST', json: { subscriberId: 'reader', email: 'reader@example.com' } });
@@ -25,6 +25,7 @@ afterAll(async () => {
 
 it('1,000 concurrent triggers through two processes continue once, with all 1,000 events', async () => {
   await triggerMany([first, second], 1000, (i) => ({ name: 'comments', to: 'reader', payload: { postId: 'p1', text: `c${i}` } }));
+  await closeDigestsWhenJoined(first, 'comments', 1000);
   const rows = await waitFor(async () => {
     const r = await jobsOf(first, 'comments', 'reader');
     return new Set(r.map((j) => j.notification_id)).size === 1000 && !unfinished(r) ? r : null;

@@ -45,3 +45,33 @@ export async function outboxEmails(svc: TestService, subscriberId: string): Prom
   const { data } = (await res.json()) as { data: Array<{ subject: string; body: string; transactionId: string; createdAt: string }> };
   return data.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
+
+/**
+ * Moves the clock of a workflow's open digests to their end: once all `events` of the workflow
+ * have joined a digest (merged, or leading one), each open window closes now and its leader is due
+ * now. So a test of exactness under load need not hold a window long enough for a slow machine.
+ */
+export async function closeDigestsWhenJoined(svc: TestService, workflowId: string, events: number): Promise<void> {
+  const joined = async () => {
+    const [{ n }] = await queryDatabase<{ n: number }>(
+      svc.databaseUrl,
+      `SELECT count(*)::int AS n FROM jobs j JOIN notifications n ON n.id = j.notification_id JOIN workflows w ON w.id = n.workflow_id
+       WHERE w.workflow_id = $1 AND j.type = 'digest' AND j.digest_window_id IS NOT NULL`,
+      [workflowId],
+    );
+    return n >= events;
+  };
+  const deadline = Date.now() + 120_000;
+  while (!(await joined())) {
+    if (Date.now() > deadline) throw new Error(`the ${events} events of ${workflowId} did not all join a digest`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await queryDatabase(
+    svc.databaseUrl,
+    `WITH open AS (
+       UPDATE digest_windows dw SET closes_at = now() FROM workflow_steps ws JOIN workflows w ON w.id = ws.workflow_id
+       WHERE dw.workflow_step_id = ws.id AND w.workflow_id = $1 AND dw.status = 'open' RETURNING dw.leader_job_id)
+     UPDATE jobs SET run_at = now() WHERE id IN (SELECT leader_job_id FROM open) AND status = 'delayed'`,
+    [workflowId],
+  );
+}

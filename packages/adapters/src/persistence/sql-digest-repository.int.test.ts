@@ -1,4 +1,4 @@
-import type { DigestEntry } from '@herald/domain';
+import type { DigestEntry, DigestPlace } from '@herald/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
@@ -62,7 +62,13 @@ describe('SqlDigestRepository', () => {
     // the other jobs are joining. Whatever interleaving happens, the events a leader gets at close
     // are exactly the jobs placed in its window, and every job is in exactly one closed window.
     const entries = await digestJobs('race', 400, new Date(Date.now() - 1_000));
-    const places = await Promise.all(entries.map((e) => digests.enter([e]).then(([p]) => p)));
+    // 8 workers, each entering its jobs one after another, so closes interleave with joins.
+    const places: DigestPlace[] = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let i = w; i < entries.length; i += 8) places.push(...(await digests.enter([entries[i]])));
+      }),
+    );
     const closed = places.filter((p) => p.role === 'leader' && p.status === 'closed');
     expect(places.every((p) => p.role === 'member' || p.status === 'closed')).toBe(true);
     const placed = await windowOf(entries.map((e) => e.jobId));

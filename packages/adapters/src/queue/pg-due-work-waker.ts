@@ -46,8 +46,8 @@ export class PgDueWorkWaker implements DeliveryObserver {
     client.on('error', (err) => this.log?.warn({ err }, 'due-work listener failed; the periodic query still wakes delayed work'));
     await client.query(`LISTEN ${CHANNEL}`);
     this.listener = client;
-    await this.refresh();
-    this.refresher = setInterval(() => void this.refresh(), this.refreshMs).unref();
+    await this.refresh(true);
+    this.refresher = setInterval(() => void this.refresh(true), this.refreshMs).unref();
   }
 
   recorded(outcomes: readonly JobOutcome[]): void {
@@ -115,13 +115,16 @@ export class PgDueWorkWaker implements DeliveryObserver {
     await this.refresh();
   }
 
-  /** Arms the timer for the earliest delayed job still to come. */
-  private async refresh(): Promise<void> {
+  /**
+   * Arms the timer for the earliest delayed job still to come; the periodic call (`overdue`) also
+   * for one already due that no timer started (made due by another process, or by an operator).
+   */
+  private async refresh(overdue = false): Promise<void> {
     if (this.stopped) return;
     try {
       const { rows } = await this.pool.query<{ at: string | null }>(
         `SELECT (extract(epoch FROM min(run_at)) * 1000)::bigint AS at FROM jobs
-         WHERE status = 'delayed' AND run_at > now() + interval '${LEAD_MS} milliseconds'`,
+         WHERE status = 'delayed' ${overdue ? '' : `AND run_at > now() + interval '${LEAD_MS} milliseconds'`}`,
       );
       if (rows[0]?.at) this.wakeBefore(Number(rows[0].at));
     } catch (err) {
