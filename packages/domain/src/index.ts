@@ -71,6 +71,8 @@ export * from './use-cases/workflows/patch-workflow';
 export * from './use-cases/workflows/workflow-queries';
 export * from './use-cases/workflows/preview-step';
 export * from './entities/delivery';
+export * from './entities/retry-policy';
+export * from './rules/retry-delay';
 export * from './ports/event-repository';
 export * from './ports/job-repository';
 export * from './ports/delivery-observer';

@@ -69,6 +69,7 @@ export class PrismaTenancyRepository implements TenancyRepository {
 
 const apiKeySelect = { id: true, environmentId: true, hint: true, createdAt: true, revokedAt: true } as const;
 
-function toEnvironment(row: { id: string; organizationId: string; name: string; slug: string; signingSecret: string }): Environment {
-  return { id: row.id, organizationId: row.organizationId, name: row.name, slug: row.slug, signingSecret: row.signingSecret };
+function toEnvironment(row: { id: string; organizationId: string; name: string; slug: string; signingSecret: string; retryPolicy?: unknown }): Environment {
+  const retryPolicy = (row.retryPolicy ?? null) as Environment['retryPolicy'];
+  return { id: row.id, organizationId: row.organizationId, name: row.name, slug: row.slug, signingSecret: row.signingSecret, retryPolicy };
 }
