@@ -18,6 +18,8 @@ export interface Config {
   runWorkers: boolean;
   /** Provider retry policy of environments that set none (HERALD_RETRY_POLICY, JSON, partial). */
   retryPolicy: RetryPolicy;
+  /** Provider API base URLs by provider id (HERALD_PROVIDER_ENDPOINTS, JSON): sandboxes, proxies, tests. */
+  providerEndpoints: Record<string, string>;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -38,6 +40,21 @@ function retryPolicy(value: string | undefined): RetryPolicy {
   return result.policy;
 }
 
+function providerEndpoints(value: string | undefined): Record<string, string> {
+  if (!value) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = null;
+  }
+  const valid = (url: unknown) => typeof url === 'string' && /^https?:\/\/[^/]/.test(url);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every(valid)) {
+    throw new Error(`HERALD_PROVIDER_ENDPOINTS must be a JSON object of provider id to http(s) base URL, got '${value}'`);
+  }
+  return Object.fromEntries(Object.entries(parsed).map(([id, url]) => [id, (url as string).replace(/\/+$/, '')]));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
@@ -55,5 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: env.HERALD_ENCRYPTION_KEY || undefined,
     runWorkers: flag(env.HERALD_WORKERS, true),
     retryPolicy: retryPolicy(env.HERALD_RETRY_POLICY),
+    providerEndpoints: providerEndpoints(env.HERALD_PROVIDER_ENDPOINTS),
   };
 }

@@ -183,7 +183,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(FanOutEvent, (e: EventRepository) => new FanOutEvent(e), [EventRepository]);
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
   container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);
-  container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(new StaticProviderRegistry(config.serviceName, httpClient));
+  container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(new StaticProviderRegistry(config.serviceName, httpClient, { allowPrivateNetworks: config.allowPrivateNetworks, endpoints: config.providerEndpoints }));
   const unsupported = new UnsupportedStepHandler();
   const sinks = new Set(providerCatalogue(config.serviceName).builtIns.filter((b) => b.channel !== 'in_app').map((b) => b.providerId));
   const subscribers = container.get<SubscriberRepository>(SubscriberRepository);

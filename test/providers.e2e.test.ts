@@ -1,0 +1,164 @@
+import { Novu } from '@novu/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HttpFake } from './support/http-fake';
+import { startProviderFake } from './support/provider-fakes';
+import { startService, type TestService } from './support/service';
+import { startSmtpFake, type SmtpFake } from './support/smtp-fake';
+import { finishedSteps } from './support/step-outcomes';
+import { waitFor } from './support/wait';
+import { insertWorkflowWithSteps } from './support/workflow-rows';
+
+// Real providers through their real SDKs, against loopback fakes of their protocols. Each test routes
+// its trigger to its own integrations with integration conditions on payload.route.
+let svc: TestService;
+let novu: Novu;
+let smtp: SmtpFake;
+let fake: HttpFake;
+
+const route = (value: string) => [
+  { isNegated: false, type: 'TEXT' as const, value: 'AND' as const, children: [{ field: 'route', value, operator: 'EQUAL' as const, on: 'payload' as const }] },
+];
+const steps = (transactionId: string) => waitFor(() => finishedSteps(svc.databaseUrl, transactionId), 30_000);
+let created = 0;
+async function integration(providerId: string, routeValue: string, credentials: Record<string, unknown>, channel?: 'email' | 'sms' | 'chat' | 'push') {
+  const identifier = `${providerId}-${routeValue}-${++created}`;
+  await novu.integrations.create({ providerId, identifier, name: identifier, credentials, conditions: route(routeValue), active: true, ...(channel ? { channel } : {}) });
+  return identifier;
+}
+// Workers read an environment's integrations at most every 2 s.
+const integrationsVisible = () => new Promise((r) => setTimeout(r, 2_100));
+
+beforeAll(async () => {
+  [smtp, fake] = await Promise.all([startSmtpFake({ user: 'mailer', password: 'smtp-pass-1' }), startProviderFake()]);
+  const endpoints = { sendgrid: fake.url, resend: fake.url, twilio: fake.url };
+  svc = await startService({
+    HERALD_ALLOW_PRIVATE_NETWORKS: 'true',
+    HERALD_PROVIDER_ENDPOINTS: JSON.stringify(endpoints),
+    // Retries after 100 ms, then 200 ms, instead of minutes.
+    HERALD_RETRY_POLICY: JSON.stringify({ initialDelayMs: 100, jitter: 0 }),
+  });
+  novu = new Novu({ secretKey: svc.apiKey, serverURL: svc.url });
+  await novu.subscribers.create({ subscriberId: 'ada', firstName: 'Ada', email: 'ada@example.com', phone: '+15550001111' });
+  await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'shipped' }, [
+    { type: 'email', stepId: 'mail', controlValues: { subject: 'Order {{payload.orderId}} shipped', body: '<p>Hi {{subscriber.firstName}}, order {{payload.orderId}} is on its way</p>' } },
+  ]);
+  await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'shipped-sms' }, [{ type: 'sms', stepId: 'text', controlValues: { body: 'Hi {{subscriber.firstName}}: {{payload.orderId}} shipped' } }]);
+}, 90_000);
+afterAll(async () => {
+  await svc?.dispose();
+  await Promise.all([smtp?.close(), fake?.close()]);
+});
+
+async function trigger(workflowId: string, transactionId: string, payload: Record<string, unknown>, overrides?: Record<string, unknown>) {
+  await novu.trigger({ workflowId, to: 'ada', payload, transactionId, overrides });
+  return steps(transactionId);
+}
+
+describe('email providers', () => {
+  it('nodemailer delivers over real SMTP exactly what the step rendered, with the trigger overrides', async () => {
+    const id = await integration('nodemailer', 'smtp', { host: smtp.host, port: String(smtp.port), user: 'mailer', password: 'smtp-pass-1', from: 'shop@herald.test', senderName: 'Shop' });
+    await integrationsVisible();
+    const [step] = await trigger('shipped', 'tx-smtp', { route: 'smtp', orderId: 'A-1' }, { email: { replyTo: 'help@herald.test', cc: ['boss@example.com'] } });
+    expect(step.status).toBe('completed');
+    const [{ mail, envelope }] = smtp.messages;
+    expect(mail.subject).toBe('Order A-1 shipped');
+    expect(mail.from?.value).toEqual([{ name: 'Shop', address: 'shop@herald.test' }]);
+    expect(mail.to && 'value' in mail.to ? mail.to.value.map((a) => a.address) : []).toEqual(['ada@example.com']);
+    expect((mail.html as string).trimEnd()).toBe('<p>Hi Ada, order A-1 is on its way</p>');
+    expect(mail.replyTo?.text).toBe('help@herald.test');
+    expect(envelope.to.sort()).toEqual(['ada@example.com', 'boss@example.com']);
+    expect(step.details.map((d) => d.detail)).toEqual([`sent via nodemailer (${id}), message id ${mail.messageId}`]);
+    expect(step.message).toMatchObject({ provider_id: 'nodemailer', provider_message_id: mail.messageId });
+  });
+
+  it('SendGrid receives exactly the rendered email', async () => {
+    await integration('sendgrid', 'sendgrid', { apiKey: 'SG.key-1', from: 'shop@herald.test' });
+    await integrationsVisible();
+    const [step] = await trigger('shipped', 'tx-sendgrid', { route: 'sendgrid', orderId: 'B-2' });
+    expect(step.status).toBe('completed');
+    const [request] = fake.to('/v3/mail/send');
+    expect(request.json).toMatchObject({
+      from: { email: 'shop@herald.test' },
+      subject: 'Order B-2 shipped',
+      content: [{ type: 'text/html', value: '<p>Hi Ada, order B-2 is on its way</p>' }],
+      personalizations: [{ to: [{ email: 'ada@example.com' }] }],
+    });
+    expect(step.message?.provider_message_id).toMatch(/^sg-/);
+  });
+
+  it('Resend receives the rendered email with the job id as its Idempotency-Key', async () => {
+    await integration('resend', 'resend', { apiKey: 're_key_1', from: 'shop@herald.test' });
+    await integrationsVisible();
+    const [step] = await trigger('shipped', 'tx-resend', { route: 'resend', orderId: 'C-3' });
+    expect(step.status).toBe('completed');
+    const [request] = fake.to('/emails');
+    expect(request.json).toMatchObject({ from: 'shop@herald.test', to: 'ada@example.com', subject: 'Order C-3 shipped', html: '<p>Hi Ada, order C-3 is on its way</p>' });
+    expect(request.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('sms providers', () => {
+  it('Twilio receives the rendered text, from the override', async () => {
+    await integration('twilio', 'twilio', { accountSid: 'AC-main', token: 'tw-token-1', from: '+15559990000' });
+    await integrationsVisible();
+    const [step] = await trigger('shipped-sms', 'tx-twilio', { route: 'twilio', orderId: 'D-4' }, { sms: { from: '+15558887777' } });
+    expect(step.status).toBe('completed');
+    const [request] = fake.to('/2010-04-01/Accounts/AC-main/');
+    expect(request.json).toEqual({ To: '+15550001111', From: '+15558887777', Body: 'Hi Ada: D-4 shipped' });
+  });
+});
+
+describe('retries and failover', () => {
+  it('503 twice, then success: delivered once, three execution details, retries marked', async () => {
+    const id = await integration('twilio', 'flaky', { accountSid: 'AC-flaky', token: 'tw-token-2', from: '+15559990000' });
+    await integrationsVisible();
+    fake.failNext('/2010-04-01/Accounts/AC-flaky/', 2, { status: 503, body: { code: 20503, message: 'Service unavailable', status: 503 } });
+    const [step] = await trigger('shipped-sms', 'tx-flaky', { route: 'flaky', orderId: 'E-5' });
+    expect(step.status).toBe('completed');
+    expect(fake.to('/2010-04-01/Accounts/AC-flaky/')).toHaveLength(3);
+    expect(step.details.map((d) => [d.status, d.detail, d.is_retry])).toEqual([
+      ['Failed', `provider error: twilio (${id}): answered 503: Service unavailable (Twilio error 20503) [503] (attempt 1, retrying in 100 ms)`, false],
+      ['Failed', `provider error: twilio (${id}): answered 503: Service unavailable (Twilio error 20503) [503] (attempt 2, retrying in 200 ms)`, true],
+      ['Success', expect.stringMatching(new RegExp(`^sent via twilio \\(${id}\\), message id SM-`)), true],
+    ]);
+    expect(step.details[0].raw).toContain('Service unavailable');
+  });
+
+  it('a primary that always fails: the secondary delivers, the failures and the failover are recorded', async () => {
+    const primary = await integration('sendgrid', 'failover', { apiKey: 'SG.down', from: 'shop@herald.test' });
+    const secondary = await integration('resend', 'failover', { apiKey: 're_up', from: 'shop@herald.test' });
+    await integrationsVisible();
+    fake.failNext('/v3/mail/send', 1_000, { status: 500, body: { errors: [{ message: 'internal error' }] } });
+    const [step] = await trigger('shipped', 'tx-failover', { route: 'failover', orderId: 'F-6' });
+    fake.failNext('/v3/mail/send', 0, { status: 500 });
+    expect(step.status).toBe('completed');
+    expect(step.provider_id).toBe('resend');
+    expect(step.details.map((d) => [d.status, d.provider_id])).toEqual([
+      ['Failed', 'sendgrid'],
+      ['Failed', 'sendgrid'],
+      ['Warning', 'resend'],
+      ['Success', 'resend'],
+    ]);
+    expect(step.details[2].detail).toBe(`failing over from sendgrid (${primary}) to resend (${secondary})`);
+    expect(step.message?.provider_id).toBe('resend');
+    // The activity log says which integration delivered.
+    const activity = (await (await svc.request('/v1/notifications?transactionId=tx-failover')).json()) as { data: Array<{ jobs: Array<{ providerId: string; executionDetails: Array<{ detail: string }> }> }> };
+    const job = activity.data[0].jobs[0];
+    expect(job.providerId).toBe('resend');
+    expect(job.executionDetails.at(-1)?.detail).toMatch(new RegExp(`^sent via resend \\(${secondary}\\)`));
+  });
+
+  it('a 401: no retry, one Failed execution detail with a readable reason, no fallback to the development sink', async () => {
+    const id = await integration('sendgrid', 'denied', { apiKey: 'SG.revoked-key', from: 'shop@herald.test' });
+    await integrationsVisible();
+    const before = fake.to('/v3/mail/send').length;
+    fake.failNext('/v3/mail/send', 1, { status: 401, body: { errors: [{ message: 'The provided authorization grant is invalid, expired, or revoked' }] } });
+    const [step] = await trigger('shipped', 'tx-denied', { route: 'denied', orderId: 'G-7' });
+    expect(step.status).toBe('failed');
+    expect(fake.to('/v3/mail/send').length - before).toBe(1);
+    expect(step.details.map((d) => [d.status, d.detail])).toEqual([
+      ['Failed', `provider error: sendgrid (${id}): answered 401: The provided authorization grant is invalid, expired, or revoked (check the integration credentials) [401] (attempt 1, permanent, not retried)`],
+    ]);
+    expect(step.details[0].raw).not.toContain('SG.revoked-key');
+  });
+});
