@@ -6,7 +6,8 @@ import { startService, type TestService } from './support/service';
 import { startSmtpFake, type SmtpFake } from './support/smtp-fake';
 import { finishedSteps } from './support/step-outcomes';
 import { waitFor } from './support/wait';
-import { insertWorkflowWithSteps } from './support/workflow-rows';
+import { fakeServiceAccount } from './support/service-account';
+import { insertWorkflowWithSteps, queryDatabase } from './support/workflow-rows';
 
 // Real providers through their real SDKs, against loopback fakes of their protocols. Each test routes
 // its trigger to its own integrations with integration conditions on payload.route.
@@ -30,7 +31,7 @@ const integrationsVisible = () => new Promise((r) => setTimeout(r, 2_100));
 
 beforeAll(async () => {
   [smtp, fake] = await Promise.all([startSmtpFake({ user: 'mailer', password: 'smtp-pass-1' }), startProviderFake()]);
-  const endpoints = { sendgrid: fake.url, resend: fake.url, twilio: fake.url };
+  const endpoints = { sendgrid: fake.url, resend: fake.url, twilio: fake.url, slack: fake.url, fcm: fake.url };
   svc = await startService({
     HERALD_ALLOW_PRIVATE_NETWORKS: 'true',
     HERALD_PROVIDER_ENDPOINTS: JSON.stringify(endpoints),
@@ -43,6 +44,10 @@ beforeAll(async () => {
     { type: 'email', stepId: 'mail', controlValues: { subject: 'Order {{payload.orderId}} shipped', body: '<p>Hi {{subscriber.firstName}}, order {{payload.orderId}} is on its way</p>' } },
   ]);
   await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'shipped-sms' }, [{ type: 'sms', stepId: 'text', controlValues: { body: 'Hi {{subscriber.firstName}}: {{payload.orderId}} shipped' } }]);
+  await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'shipped-chat' }, [{ type: 'chat', stepId: 'chat', controlValues: { body: 'Order {{payload.orderId}} shipped to {{subscriber.firstName}}' } }]);
+  await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'shipped-push' }, [
+    { type: 'push', stepId: 'push', controlValues: { subject: 'Order {{payload.orderId}}', body: 'On its way, {{subscriber.firstName}}' } },
+  ]);
 }, 90_000);
 afterAll(async () => {
   await svc?.dispose();
@@ -105,6 +110,60 @@ describe('sms providers', () => {
     expect(step.status).toBe('completed');
     const [request] = fake.to('/2010-04-01/Accounts/AC-main/');
     expect(request.json).toEqual({ To: '+15550001111', From: '+15558887777', Body: 'Hi Ada: D-4 shipped' });
+  });
+});
+
+describe('sms: generic-sms', () => {
+  it('the gateway receives the rendered text with its API key header', async () => {
+    await integration('generic-sms', 'gateway', { baseUrl: `${fake.url}/sms/out`, apiKeyRequestHeader: 'x-api-key', apiKey: 'gw-key-1', from: 'Shop' });
+    await integrationsVisible();
+    const [step] = await trigger('shipped-sms', 'tx-generic-sms', { route: 'gateway', orderId: 'H-8' });
+    expect(step.status).toBe('completed');
+    const [request] = fake.to('/sms/out');
+    expect(request.headers['x-api-key']).toBe('gw-key-1');
+    expect(request.json).toMatchObject({ to: '+15550001111', from: 'Shop', content: 'Hi Ada: H-8 shipped' });
+  });
+});
+
+describe('chat providers', () => {
+  it('Slack: chat.postMessage to the subscriber endpoint channel with the channel connection bot token', async () => {
+    const slack = await integration('slack', 'slack', {}, 'chat');
+    await novu.channelConnections.create({ identifier: 'ada-slack', subscriberId: 'ada', integrationIdentifier: slack, workspace: { id: 'T1' }, auth: { accessToken: 'xoxb-ada-1' } });
+    await novu.channelEndpoints.create({ identifier: 'ada-slack-ch', subscriberId: 'ada', integrationIdentifier: slack, connectionIdentifier: 'ada-slack', type: 'slack_channel', endpoint: { channelId: 'C42' } });
+    await integrationsVisible();
+    const [step] = await trigger('shipped-chat', 'tx-slack', { route: 'slack', orderId: 'I-9' });
+    expect(step.status).toBe('completed');
+    const [request] = fake.to('/api/chat.postMessage');
+    expect(request.headers.authorization).toBe('Bearer xoxb-ada-1');
+    expect(request.json).toMatchObject({ channel: 'C42', text: 'Order I-9 shipped to Ada' });
+    expect(JSON.stringify(step.message?.destination)).not.toContain('xoxb');
+  });
+
+  it('Discord: the incoming webhook of the subscriber webhook endpoint receives the rendered text', async () => {
+    const discord = await integration('discord', 'discord', {}, 'chat');
+    await novu.channelEndpoints.create({ identifier: 'ada-discord', subscriberId: 'ada', integrationIdentifier: discord, type: 'webhook', endpoint: { url: `${fake.url}/hooks/discord/ada` } });
+    await integrationsVisible();
+    const [step] = await trigger('shipped-chat', 'tx-discord', { route: 'discord', orderId: 'J-10' });
+    expect(step.status).toBe('completed');
+    expect(fake.to('/hooks/discord/ada').map((r) => r.json)).toEqual([{ content: 'Order J-10 shipped to Ada' }]);
+  });
+});
+
+describe('push providers', () => {
+  it('FCM: each device token gets the rendered notification; a token FCM calls unregistered is removed from the subscriber', async () => {
+    const fcm = await integration('fcm', 'fcm', { serviceAccount: fakeServiceAccount('herald-e2e') }, 'push');
+    const [{ id }] = await queryDatabase<{ id: string }>(svc.databaseUrl, `SELECT id FROM integrations WHERE identifier = $1`, [fcm]);
+    const channels = [{ providerId: 'fcm', integrationIdentifier: fcm, _integrationId: id, credentials: { deviceTokens: ['device-a', 'stale-b'] } }];
+    await queryDatabase(svc.databaseUrl, `UPDATE subscribers SET channels = $1::jsonb WHERE subscriber_id = 'ada'`, [JSON.stringify(channels)]);
+    await integrationsVisible();
+    const [step] = await trigger('shipped-push', 'tx-fcm', { route: 'fcm', orderId: 'K-11' }, { push: { data: { orderId: 'K-11' }, sound: 'chime' } });
+    expect(step.status).toBe('completed');
+    const sends = fake.to('/v1/projects/herald-e2e/messages:send');
+    expect(sends.map((r) => r.json.message.token)).toEqual(['device-a', 'stale-b']);
+    expect(sends[0].json.message).toMatchObject({ notification: { title: 'Order K-11', body: 'On its way, Ada' }, data: { orderId: 'K-11' }, android: { notification: { sound: 'chime' } } });
+    expect(step.details.map((d) => d.detail)).toContain('removed 1 device token(s) fcm reported invalid from subscriber ada');
+    const [ada] = await queryDatabase<{ channels: typeof channels }>(svc.databaseUrl, `SELECT channels FROM subscribers WHERE subscriber_id = 'ada'`);
+    expect(ada.channels[0].credentials.deviceTokens).toEqual(['device-a']);
   });
 });
 

@@ -188,7 +188,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   const sinks = new Set(providerCatalogue(config.serviceName).builtIns.filter((b) => b.channel !== 'in_app').map((b) => b.providerId));
   const subscribers = container.get<SubscriberRepository>(SubscriberRepository);
   const channelDelivery = (integrations: IntegrationRepository, providers: ProviderRegistry, tenancy: TenancyRepository): ChannelDelivery =>
-    ({ integrations, providers, tenancy, subscribers, sinks, defaultPolicy: config.retryPolicy });
+    ({ integrations, providers, tenancy, subscribers, sinks, defaultPolicy: config.retryPolicy, chatRoutes: container.get<ChannelConnectionRepository>(ChannelConnectionRepository) });
   // Metrics, logs and live inbox updates register here (DeliveryObservers.add) as they are wired.
   container.bind<DeliveryObservers>(DeliveryObserver).toConstantValue(new DeliveryObservers());
   useCase(

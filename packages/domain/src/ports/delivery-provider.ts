@@ -52,7 +52,8 @@ export class ProviderError extends Error {
     readonly retryable: boolean,
     /** The provider's answer, secrets redacted. */
     readonly raw?: string,
-    readonly extra: { code?: string; retryAfterMs?: number } = {},
+    /** invalidDeviceTokens: push tokens the provider reported invalid (removed even when the send failed). */
+    readonly extra: { code?: string; retryAfterMs?: number; invalidDeviceTokens?: string[] } = {},
   ) {
     super(message);
     this.name = 'ProviderError';

@@ -1,8 +1,8 @@
-import type { ChannelType } from '../../../entities/channel';
 import type { ExecutionDetailDraft, JsonObject } from '../../../entities/delivery';
 import type { Integration } from '../../../entities/integration';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../../entities/retry-policy';
 import type { OutboundMessage, ProviderRegistry } from '../../../ports/delivery-provider';
+import type { ChannelConnectionRepository, ChatRoute } from '../../../ports/channel-connection-repository';
 import type { IntegrationRepository } from '../../../ports/integration-repository';
 import type { RunnableJob } from '../../../ports/job-repository';
 import type { SubscriberRepository } from '../../../ports/subscriber-repository';
@@ -21,12 +21,19 @@ export interface ChannelDelivery {
   defaultPolicy?: RetryPolicy;
   /** Development sinks: used only when the channel has no real integration, never as a failover target. */
   sinks: ReadonlySet<string>;
+  /** Chat endpoints and connection tokens of a subscriber (chat steps only). */
+  chatRoutes?: Pick<ChannelConnectionRepository, 'deliveryRoutes'>;
   /** Removes device tokens a push provider reported invalid. */
   subscribers?: Pick<SubscriberRepository, 'removeDeviceTokens'>;
   random?: () => number;
 }
 
 const CACHE_MS = 2_000;
+
+const auth = (routes: ChatRoute[]) => {
+  const accessToken = routes.find((r) => r.accessToken)?.accessToken;
+  return accessToken ? { auth: { accessToken } } : {};
+};
 
 /**
  * Email, SMS, chat and push: render, pick the environment's integrations for the channel (primary
@@ -48,7 +55,12 @@ export class ChannelStepHandler implements StepHandler {
     );
     if (!matching.length) return failed(`no active ${this.channel} integration matches this message`, 'Credentials');
     const real = matching.filter((i) => !this.deps.sinks.has(i.providerId));
-    const routed = (real.length ? real : matching).map((integration) => ({ integration, to: recipientFor(this.channel, job.subscriber, integration) }));
+    const usable = real.length ? real : matching;
+    const chatRoutes = this.channel === 'chat' && this.deps.chatRoutes
+      ? await this.deps.chatRoutes.deliveryRoutes(job.environmentId, job.subscriber.id, usable.map((i) => i.id))
+      : [];
+    const routesOf = (integration: Integration) => chatRoutes.filter((r) => r.integrationId === integration.id);
+    const routed = usable.map((integration) => ({ integration, to: recipientFor(this.channel, job.subscriber, integration, routesOf(integration)) }));
     const candidates = routed.filter((r) => typeof r.to !== 'string');
     if (!candidates.length) return { status: 'skipped', details: [{ status: 'Warning', source: 'Payload', detail: `skipped: ${routed[0].to as string}` }] };
     const recipients = new Map(candidates.map((c) => [c.integration.id, c.to as OutboundMessage['to']]));
@@ -61,6 +73,7 @@ export class ChannelStepHandler implements StepHandler {
       transactionId: job.transactionId,
       idempotencyKey: job.jobId,
       overrides: providerOverrides(job.overrides, this.channel, integration.providerId),
+      ...auth(routesOf(integration)),
     });
     const details: ExecutionDetailDraft[] = [];
     const outcome = await sendWithFailover(
@@ -76,21 +89,13 @@ export class ChannelStepHandler implements StepHandler {
       this.deps.providers,
       details,
     );
+    await this.removeInvalidTokens(job, outcome.invalidTokens, details);
     if (outcome.kind === 'failed') return { status: 'failed', details, providerId: outcome.providerId };
     if (outcome.kind === 'retry') {
       return { status: 'delayed', details, providerId: outcome.providerId, rerunAt: outcome.rerunAt, deliveryState: outcome.state as unknown as JsonObject };
     }
     const { integration, receipt } = outcome;
     const to = recipients.get(integration.id)!;
-    if (receipt.invalidDeviceTokens?.length && this.deps.subscribers) {
-      const removed = await this.deps.subscribers.removeDeviceTokens(job.environmentId, job.subscriber.id, receipt.invalidDeviceTokens);
-      details.push({
-        status: 'Warning',
-        source: 'Credentials',
-        detail: `removed ${removed} device token(s) ${integration.providerId} reported invalid from subscriber ${job.subscriber.subscriberId}`,
-        providerId: integration.providerId,
-      });
-    }
     return {
       status: 'completed',
       details,
@@ -106,6 +111,19 @@ export class ChannelStepHandler implements StepHandler {
         providerMessageId: receipt.providerMessageId ?? null,
       },
     };
+  }
+
+  private async removeInvalidTokens(job: RunnableJob, reports: Array<{ providerId: string; tokens: string[] }>, details: ExecutionDetailDraft[]) {
+    if (!reports.length || !this.deps.subscribers) return;
+    for (const { providerId, tokens } of reports) {
+      const removed = await this.deps.subscribers.removeDeviceTokens(job.environmentId, job.subscriber.id, tokens);
+      details.push({
+        status: 'Warning',
+        source: 'Credentials',
+        detail: `removed ${removed} device token(s) ${providerId} reported invalid from subscriber ${job.subscriber.subscriberId}`,
+        providerId,
+      });
+    }
   }
 
   // A batch runs many jobs of one environment: read its integrations and policy once, not once per job.

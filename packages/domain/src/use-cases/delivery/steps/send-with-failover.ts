@@ -16,10 +16,15 @@ export interface DeliveryState {
   excluded: string[];
 }
 
-export type SendOutcome =
+type Attempted =
   | { kind: 'sent'; integration: Integration; receipt: ProviderReceipt }
   | { kind: 'failed'; providerId: string }
   | { kind: 'retry'; rerunAt: Date; state: DeliveryState; providerId: string };
+
+export type SendOutcome = Attempted & {
+  /** Push tokens any provider reported invalid during this run, with the provider that said so. */
+  invalidTokens: Array<{ providerId: string; tokens: string[] }>;
+};
 
 export interface SendInput {
   candidates: Integration[];
@@ -50,6 +55,17 @@ function normalise(error: unknown): ProviderError {
  * send is one execution detail in `details`.
  */
 export async function sendWithFailover(input: SendInput, providers: ProviderRegistry, details: ExecutionDetailDraft[]): Promise<SendOutcome> {
+  const invalidTokens: SendOutcome['invalidTokens'] = [];
+  const outcome = await attempt(input, providers, details, (providerId, tokens) => tokens?.length && invalidTokens.push({ providerId, tokens }));
+  return { ...outcome, invalidTokens };
+}
+
+async function attempt(
+  input: SendInput,
+  providers: ProviderRegistry,
+  details: ExecutionDetailDraft[],
+  reportInvalid: (providerId: string, tokens: string[] | undefined) => unknown,
+): Promise<Attempted> {
   const { candidates, policy } = input;
   const state: DeliveryState = input.state ? { ...input.state, excluded: [...input.state.excluded] } : { integrationId: null, streak: 0, sends: 0, excluded: [] };
   const usable = (i: Integration) => !state.excluded.includes(i.id);
@@ -69,11 +85,13 @@ export async function sendWithFailover(input: SendInput, providers: ProviderRegi
     try {
       if (!provider) throw new ProviderError(`${integration.providerId} cannot send in this version of Herald`, false);
       const receipt = await provider.send(input.messageFor(integration), integration.credentials);
+      reportInvalid(integration.providerId, receipt.invalidDeviceTokens);
       const id = receipt.providerMessageId ? `, message id ${receipt.providerMessageId}` : '';
       details.push({ status: 'Success', source: 'Internal', detail: `sent via ${name}${id}`, providerId: integration.providerId, raw: receipt.raw ?? null });
       return { kind: 'sent', integration, receipt };
     } catch (thrown) {
       error = normalise(thrown);
+      reportInvalid(integration.providerId, error.extra.invalidDeviceTokens);
     }
     const failure = (suffix: string): ExecutionDetailDraft => ({
       status: 'Failed',
