@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Novu } from '@novu/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpFake } from './support/http-fake';
@@ -220,4 +222,29 @@ describe('retries and failover', () => {
     ]);
     expect(step.details[0].raw).not.toContain('SG.revoked-key');
   });
+});
+
+describe('the retry policy, set per environment with the operator command', () => {
+  const herald = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'apps/http/src/cli.ts', ...args], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, DATABASE_URL: svc.databaseUrl },
+      encoding: 'utf8',
+    });
+
+  // The last test of the file: the policy it sets stays (each CLI start costs seconds on a busy machine).
+  it('pnpm herald retry-policy set limits the attempts', async () => {
+    const set = herald('retry-policy', 'set', '{"maxAttempts":2,"initialDelayMs":100,"jitter":0}', '--environment', 'development');
+    expect(set.status).toBe(0);
+    expect(set.stdout).toContain('"maxAttempts":2');
+    const id = await integration('twilio', 'give-up', { accountSid: 'AC-down', token: 'tw-token-3', from: '+15559990000' });
+    await integrationsVisible();
+    fake.failNext('/2010-04-01/Accounts/AC-down/', 100, { status: 503, body: { code: 20503, message: 'Service unavailable', status: 503 } });
+    const [step] = await trigger('shipped-sms', 'tx-give-up', { route: 'give-up', orderId: 'L-12' });
+    expect(step.status).toBe('failed');
+    expect(step.details.map((d) => d.detail)).toEqual([
+      `provider error: twilio (${id}): answered 503: Service unavailable (Twilio error 20503) [503] (attempt 1, retrying in 100 ms)`,
+      `provider error: twilio (${id}): answered 503: Service unavailable (Twilio error 20503) [503] (attempt 2, gave up after 2 attempts)`,
+    ]);
+  }, 60_000);
 });

@@ -14,6 +14,7 @@ export * from './use-cases/tenancy/api-keys';
 export * from './use-cases/tenancy/authenticate-api-key';
 export * from './use-cases/tenancy/bootstrap-organization';
 export * from './use-cases/tenancy/manage-api-keys';
+export * from './use-cases/tenancy/configure-retry-policy';
 export * from './entities/channel';
 export * from './rules/json-logic';
 export * from './ports/integration-repository';

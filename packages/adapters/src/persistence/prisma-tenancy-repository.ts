@@ -1,5 +1,5 @@
-import type { ApiKeyRecord, BootstrapSpec, Caller, Environment, TenancyRepository } from '@herald/domain';
-import type { PrismaClient } from '../generated/prisma/client';
+import type { ApiKeyRecord, BootstrapSpec, Caller, Environment, RetryPolicy, TenancyRepository } from '@herald/domain';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { isUuid } from './sql-params';
 
 const BOOTSTRAP_LOCK = 72_616_002;
@@ -45,6 +45,10 @@ export class PrismaTenancyRepository implements TenancyRepository {
   async findEnvironment(environmentId: string): Promise<Environment | null> {
     const row = await this.prisma.environment.findUnique({ where: { id: environmentId } });
     return row && toEnvironment(row);
+  }
+
+  async setRetryPolicy(environmentId: string, policy: Partial<RetryPolicy> | null): Promise<void> {
+    await this.prisma.environment.update({ where: { id: environmentId }, data: { retryPolicy: policy ?? Prisma.DbNull } });
   }
 
   async addApiKey(environmentId: string, keyHash: string, hint: string): Promise<ApiKeyRecord> {
