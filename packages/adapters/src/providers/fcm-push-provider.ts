@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import type { Agent } from 'node:http';
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
-import { deleteApp, initializeApp, type App, type Credential } from 'firebase-admin/app';
-import { JWT } from 'google-auth-library';
-import { getMessaging, type Message } from 'firebase-admin/messaging';
+import type { App, Credential } from 'firebase-admin/app';
+import type { Message } from 'firebase-admin/messaging';
 import { endpointAgent } from './endpoint-agent';
-import { redact } from './provider-failure';
+import { lazy, redact } from './provider-failure';
+
+const sdk = lazy(async () => ({ ...(await import('firebase-admin/app')), ...(await import('firebase-admin/messaging')), JWT: (await import('google-auth-library')).JWT }));
 
 /** FCM answers for a token that will never work again: the engine removes such tokens from the subscriber. */
 const INVALID_TOKEN = new Set(['messaging/registration-token-not-registered', 'messaging/invalid-registration-token', 'messaging/invalid-argument']);
@@ -43,7 +44,8 @@ export class FcmPushProvider implements DeliveryProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const tokens = message.to.deviceTokens ?? [];
     if (!tokens.length) throw new ProviderError('no device tokens', false);
-    const app = this.app(credentials);
+    const { getMessaging } = await sdk();
+    const app = await this.app(credentials);
     const secrets = [credentials.serviceAccount];
     const o = message.overrides;
     const sound = o.sound as string | undefined;
@@ -75,7 +77,8 @@ export class FcmPushProvider implements DeliveryProvider {
     throw new ProviderError(`FCM ${code}: ${redact(first.message, secrets)}${retryable ? '' : hint}`, retryable, raw, { code, invalidDeviceTokens: invalid });
   }
 
-  private app(credentials: Credentials): App {
+  private async app(credentials: Credentials): Promise<App> {
+    const { initializeApp, JWT } = await sdk();
     const key = createHash('sha256').update(String(credentials.serviceAccount)).digest('hex');
     const existing = this.apps.get(key);
     if (existing) return existing;
@@ -85,7 +88,7 @@ export class FcmPushProvider implements DeliveryProvider {
     } catch {
       throw new ProviderError('the integration serviceAccount is not the service account key JSON', false);
     }
-    const app = initializeApp({ credential: this.credential(account), projectId: account.project_id, httpAgent: this.agent }, `herald-fcm-${this.instance}-${key.slice(0, 16)}`);
+    const app = initializeApp({ credential: this.credential(account, JWT), projectId: account.project_id, httpAgent: this.agent }, `herald-fcm-${this.instance}-${key.slice(0, 16)}`);
     this.apps.set(key, app);
     return app;
   }
@@ -95,7 +98,7 @@ export class FcmPushProvider implements DeliveryProvider {
    * cert() would build the same client without the HTTP agent (so an endpoint override could not
    * reach the token request) and logs a deprecation warning for every app.
    */
-  private credential(account: { client_email: string; private_key: string }): Credential {
+  private credential(account: { client_email: string; private_key: string }, JWT: typeof import('google-auth-library').JWT): Credential {
     const jwt = new JWT({ email: account.client_email, key: account.private_key, scopes: SCOPES, transporterOptions: this.agent ? { agent: this.agent } : undefined });
     return {
       async getAccessToken() {
@@ -107,6 +110,8 @@ export class FcmPushProvider implements DeliveryProvider {
 
   /** Frees the firebase apps (their token refresh timers). */
   async close(): Promise<void> {
+    if (!this.apps.size) return;
+    const { deleteApp } = await sdk();
     await Promise.all([...this.apps.values()].map((app) => deleteApp(app)));
     this.apps.clear();
   }

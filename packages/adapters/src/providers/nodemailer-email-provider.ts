@@ -1,7 +1,8 @@
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
-import nodemailer from 'nodemailer';
-import { guardedAddress, isNetworkError, networkFailure, redact } from './provider-failure';
+import { guardedAddress, isNetworkError, lazy, networkFailure, redact } from './provider-failure';
+
+const sdk = lazy(async () => (await import('nodemailer')).default);
 
 const TIMEOUT_MS = 15_000;
 type Overrides = { from?: string; senderName?: string; replyTo?: string; cc?: string | string[]; bcc?: string | string[]; headers?: Record<string, string> };
@@ -30,6 +31,7 @@ export class NodemailerEmailProvider implements DeliveryProvider {
     const secrets = [password];
     const address = await guardedAddress(host, this.options.allowPrivateNetworks);
     const timeout = this.options.timeoutMs ?? TIMEOUT_MS;
+    const nodemailer = await sdk();
     const transport = nodemailer.createTransport({
       host: address,
       port: Number(port),

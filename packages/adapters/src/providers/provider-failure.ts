@@ -66,3 +66,15 @@ export async function guardedAddress(host: string, allowPrivateNetworks: boolean
 
 /** Operator-set API base URLs by provider id (HERALD_PROVIDER_ENDPOINTS): for sandboxes, proxies and tests. */
 export type ProviderEndpoints = Readonly<Record<string, string>>;
+
+/** A module loaded on first use, once (SDKs that take long to import are not loaded at start). */
+export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  };
+}

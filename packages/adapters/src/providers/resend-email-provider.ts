@@ -1,8 +1,10 @@
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
-import { Resend } from 'resend';
+import type { Resend } from 'resend';
 import { emailFields } from './email-fields';
-import { httpFailure, networkFailure, retryAfterMs } from './provider-failure';
+import { httpFailure, lazy, networkFailure, retryAfterMs } from './provider-failure';
+
+const sdk = lazy(() => import('resend'));
 
 /**
  * Resend through its SDK, with the job id as Resend's Idempotency-Key: a retry after a lost answer
@@ -14,6 +16,7 @@ export class ResendEmailProvider implements DeliveryProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     if (!credentials.apiKey) throw new ProviderError('the integration has no apiKey', false);
     const secrets = [credentials.apiKey];
+    const { Resend } = await sdk();
     const resend = new Resend(credentials.apiKey, this.options.baseUrl ? { baseUrl: this.options.baseUrl } : undefined);
     const f = emailFields(message, credentials);
     let result: Awaited<ReturnType<Resend['emails']['send']>>;

@@ -1,9 +1,16 @@
-import { Client } from '@sendgrid/client';
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
-import sgMail, { type MailService } from '@sendgrid/mail';
+import type { Client } from '@sendgrid/client';
+import type { MailService } from '@sendgrid/mail';
 import { emailFields } from './email-fields';
-import { httpFailure, networkFailure } from './provider-failure';
+import { httpFailure, lazy, networkFailure } from './provider-failure';
+
+// Loaded on first use (importing the SDKs takes a while). Both export a ready instance; fresh ones
+// come from its class, since the API key lives on the client.
+const sdk = lazy(async () => ({
+  Client: (await import('@sendgrid/client')).default.constructor as new () => Client,
+  MailService: (await import('@sendgrid/mail')).default.constructor as new () => MailService,
+}));
 
 type SendGridError = { code?: number | string; message?: string; response?: { headers?: Record<string, string>; body?: { errors?: Array<{ message?: string }> } } };
 
@@ -15,10 +22,11 @@ export class SendGridEmailProvider implements DeliveryProvider {
     if (!credentials.apiKey) throw new ProviderError('the integration has no apiKey', false);
     const secrets = [credentials.apiKey];
     // One client per send: the SDK keeps the API key on the client, and integrations differ in keys.
+    const { Client, MailService } = await sdk();
     const client = new Client();
     client.setApiKey(credentials.apiKey);
     if (this.options.baseUrl) client.setDefaultRequest('baseUrl', this.options.baseUrl);
-    const mail = new (sgMail.constructor as new () => MailService)();
+    const mail = new MailService();
     mail.setClient(client);
     mail.setTimeout(15_000);
     const f = emailFields(message, credentials);

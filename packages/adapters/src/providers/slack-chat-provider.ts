@@ -1,8 +1,10 @@
 import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
-import { ErrorCode, WebClient, type WebAPICallError } from '@slack/web-api';
+import type { WebAPICallError, WebClient as SlackWebClient } from '@slack/web-api';
 import { ChatWebhookProvider } from './chat-webhook-provider';
-import { httpFailure, networkFailure } from './provider-failure';
+import { httpFailure, lazy, networkFailure } from './provider-failure';
+
+const sdk = lazy(() => import('@slack/web-api'));
 
 // Slack platform errors worth another attempt; every other one (invalid_auth, channel_not_found,
 // not_in_channel, account_inactive...) will not get better by retrying.
@@ -10,14 +12,14 @@ const TRANSIENT = new Set(['internal_error', 'fatal_error', 'service_unavailable
 
 function slackFailure(error: WebAPICallError, secrets: unknown[]): ProviderError {
   switch (error.code) {
-    case ErrorCode.PlatformError: {
+    case 'slack_webapi_platform_error': {
       const code = error.data.error;
       const hint = ['invalid_auth', 'not_authed', 'token_revoked', 'account_inactive'].includes(code) ? ' (check the channel connection token)' : '';
       return new ProviderError(`Slack answered ${code}${hint}`, TRANSIENT.has(code), JSON.stringify(error.data), { code });
     }
-    case ErrorCode.RateLimitedError:
+    case 'slack_webapi_rate_limited_error':
       return new ProviderError('Slack rate limited the call', true, undefined, { code: 'ratelimited', retryAfterMs: error.retryAfter * 1000 });
-    case ErrorCode.HTTPError:
+    case 'slack_webapi_http_error':
       return httpFailure(error.statusCode, error.statusMessage, error.body, secrets, error.headers['retry-after']);
     default:
       return networkFailure((error as { original?: Error }).original ?? error, secrets);
@@ -45,7 +47,8 @@ export class SlackChatProvider implements DeliveryProvider {
     const token = message.auth?.accessToken ?? credentials.apiToken ?? credentials.token;
     if (!token) throw new ProviderError('no Slack bot token: connect the subscriber (channel connection) or set the integration apiToken', false);
     const secrets = [token];
-    const client = new WebClient(token, {
+    const { WebClient } = await sdk();
+    const client: SlackWebClient = new WebClient(token, {
       ...(this.options.baseUrl ? { slackApiUrl: `${this.options.baseUrl}/api/` } : {}),
       retryConfig: { retries: 0 },
       rejectRateLimitedCalls: true,

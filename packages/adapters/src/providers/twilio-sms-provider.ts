@@ -1,20 +1,24 @@
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
-import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient';
-import { httpFailure, isNetworkError, networkFailure } from './provider-failure';
+import { httpFailure, isNetworkError, lazy, networkFailure } from './provider-failure';
 
-/** Twilio's HTTP client with every request sent to another origin (the SDK's documented httpClient hook). */
-class RebasedRequestClient extends twilio.RequestClient {
-  constructor(private readonly baseUrl: string) {
-    super({ timeout: 15_000 });
-  }
+// Loaded on first use: the SDK takes seconds to import, and most installations never send SMS.
+const sdk = lazy(async () => {
+  const { default: twilio } = await import('twilio');
+  /** Twilio's HTTP client with every request sent to another origin (the SDK's documented httpClient hook). */
+  class RebasedRequestClient extends twilio.RequestClient {
+    constructor(private readonly baseUrl: string) {
+      super({ timeout: 15_000 });
+    }
 
-  override request<TData>(opts: RequestClient.RequestOptions<TData>) {
-    const url = new URL(opts.uri);
-    return super.request<TData>({ ...opts, uri: `${this.baseUrl}${url.pathname}${url.search}` });
+    override request<TData>(opts: RequestClient.RequestOptions<TData>) {
+      const url = new URL(opts.uri);
+      return super.request<TData>({ ...opts, uri: `${this.baseUrl}${url.pathname}${url.search}` });
+    }
   }
-}
+  return { twilio, RebasedRequestClient };
+});
 
 /** Twilio Programmable Messaging through the official SDK; `baseUrl` (operator setting) points it elsewhere. */
 export class TwilioSmsProvider implements DeliveryProvider {
@@ -24,6 +28,7 @@ export class TwilioSmsProvider implements DeliveryProvider {
     const { accountSid, token } = credentials;
     if (!accountSid || !token) throw new ProviderError('the integration has no accountSid or token', false);
     const secrets = [token];
+    const { twilio, RebasedRequestClient } = await sdk();
     const client = twilio(accountSid, token, {
       autoRetry: false,
       timeout: 15_000,
