@@ -169,6 +169,21 @@ describe('push providers', () => {
   });
 });
 
+describe('push: push-webhook', () => {
+  it('the webhook receives the rendered push with the device tokens, signed with the integration secret', async () => {
+    const hook = await integration('push-webhook', 'push-hook', { webhookUrl: `${fake.url}/hooks/push`, secretKey: 'push-secret-1' }, 'push');
+    const [{ id }] = await queryDatabase<{ id: string }>(svc.databaseUrl, `SELECT id FROM integrations WHERE identifier = $1`, [hook]);
+    const channels = [{ providerId: 'push-webhook', integrationIdentifier: hook, _integrationId: id, credentials: { deviceTokens: ['web-push-1'] } }];
+    await queryDatabase(svc.databaseUrl, `UPDATE subscribers SET channels = $1::jsonb WHERE subscriber_id = 'ada'`, [JSON.stringify(channels)]);
+    await integrationsVisible();
+    const [step] = await trigger('shipped-push', 'tx-push-hook', { route: 'push-hook', orderId: 'M-13' });
+    expect(step.status).toBe('completed');
+    const [request] = fake.to('/hooks/push');
+    expect(request.json).toMatchObject({ channel: 'push', subject: 'Order M-13', body: 'On its way, Ada', to: { deviceTokens: ['web-push-1'] } });
+    expect(request.headers['herald-signature']).toBeTruthy();
+  });
+});
+
 describe('retries and failover', () => {
   it('503 twice, then success: delivered once, three execution details, retries marked', async () => {
     const id = await integration('twilio', 'flaky', { accountSid: 'AC-flaky', token: 'tw-token-2', from: '+15559990000' });
