@@ -38,7 +38,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  svc = await startService({ HERALD_ALLOW_PRIVATE_NETWORKS: 'true' });
+  // Retries back off 200 ms, then 400 ms (no jitter) instead of minutes.
+  svc = await startService({ HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_RETRY_POLICY: '{"initialDelayMs":200,"jitter":0}' });
   novu = new Novu({ secretKey: svc.apiKey, serverURL: svc.url });
 });
 afterAll(async () => {
@@ -56,14 +57,14 @@ describe('email and sms through the built-in outbox sinks', () => {
     await novu.trigger({ workflowId: 'receipt', to: 'buyer', payload: { orderId: 'R-9' }, transactionId: 'tx-receipt' });
     const rows = await waitFor(() => jobs('tx-receipt'));
     expect(rows.map((r) => [r.step_id, r.status, r.details[0]])).toEqual([
-      ['mail', 'completed', 'sent via herald-email (herald-email)'],
+      ['mail', 'completed', expect.stringMatching(/^sent via herald-email \(herald-email\), message id outbox-/)],
       ['text', 'skipped', 'skipped: subscriber buyer has no phone number'],
     ]);
     const outbox = await (await svc.request('/v1/outbox?channel=email&to=ada@example.com')).json();
     expect(outbox.data).toEqual([expect.objectContaining({ subject: 'Receipt R-9', body: '<p>Thanks Ada</p>', to: 'ada@example.com', transactionId: 'tx-receipt' })]);
   });
 
-  it('fails over to the next integration when the primary provider keeps failing, recording every attempt', async () => {
+  it('retries a real integration that fails twice with backoff, and never falls back to the development sink', async () => {
     failuresLeft = 2;
     const flaky = await novu.integrations.create({ providerId: 'email-webhook', channel: 'email', name: 'Flaky', identifier: 'flaky', credentials: { webhookUrl: `${base}/flaky` }, active: true });
     await novu.integrations.setAsPrimary(flaky.result.id!);
@@ -75,10 +76,11 @@ describe('email and sms through the built-in outbox sinks', () => {
     const [row] = await waitFor(() => jobs('tx-failover'));
     expect(row.status).toBe('completed');
     expect(row.details).toEqual([
-      'provider error: email-webhook: webhook answered 503 (retrying)',
-      'provider error: email-webhook: webhook answered 503',
-      'sent via herald-email (herald-email)',
+      'provider error: email-webhook (flaky): webhook answered 503 (attempt 1, retrying in 200 ms)',
+      'provider error: email-webhook (flaky): webhook answered 503 (attempt 2, retrying in 400 ms)',
+      'sent via email-webhook (flaky), message id hook-1',
     ]);
+    expect(received.filter((r) => r.path === '/flaky')).toHaveLength(3);
   });
 });
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { applyMigrations, connectDatabase, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
-import { DomainError, ManageApiKeys } from '@herald/domain';
+import { ConfigureRetryPolicy, DomainError, ManageApiKeys, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
 
 const USAGE = `Usage: pnpm herald <command>
@@ -9,8 +9,24 @@ const USAGE = `Usage: pnpm herald <command>
   keys list    --environment <slug|id>      list an environment's API keys (hints only)
   keys create  --environment <slug|id>      create a secret API key (printed once)
   keys revoke  <keyId>                      revoke an API key
+  retry-policy [--environment <slug|id>]    show the provider retry policy in force
+  retry-policy set '<json>' [--environment] set fields, e.g. '{"maxAttempts":8,"initialDelayMs":60000}'
+  retry-policy reset [--environment]        follow the service default (HERALD_RETRY_POLICY) again
 
 Uses DATABASE_URL, or the embedded database in HERALD_DATA_DIR (default ./.data), running or not.`;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DomainError('BAD_REQUEST', `not JSON: ${text}`);
+  }
+}
+
+function printPolicy({ environment, effective, own }: RetryPolicyView): void {
+  console.log(`${environment.slug}: ${JSON.stringify(effective)}`);
+  console.log(own ? `  set for this environment: ${JSON.stringify(own)}` : '  (the service default: HERALD_RETRY_POLICY or the built-in one)');
+}
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' } } });
@@ -33,6 +49,11 @@ async function main(argv: string[]): Promise<number> {
     } else if (command === 'keys' && action === 'create') {
       const { record, key } = await keys.create(environment);
       console.log(`Created key ${record.id} for ${environment}. It is shown once; only its hash is stored:\n\n  ${key}\n`);
+    } else if (command === 'retry-policy' && (!action || action === 'set' || action === 'reset')) {
+      const policies = new ConfigureRetryPolicy(new PrismaTenancyRepository(db.prisma), config.retryPolicy);
+      if (action === 'set' && !target) throw new DomainError('BAD_REQUEST', `retry-policy set needs the fields as JSON\n\n${USAGE}`);
+      const view = action === 'set' ? await policies.set(environment, parseJson(target!)) : action === 'reset' ? await policies.reset(environment) : await policies.show(environment);
+      printPolicy(view);
     } else if (command === 'keys' && action === 'revoke' && target) {
       await keys.revoke(target);
       console.log(`Revoked ${target} (callers using it are refused within a few seconds).`);

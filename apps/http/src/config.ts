@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_RETRY_POLICY, parseRetryPolicy, type RetryPolicy } from '@herald/domain';
 
 /** Every setting Herald reads, with its default; the README's configuration table mirrors this. */
 export interface Config {
@@ -15,11 +16,43 @@ export interface Config {
   encryptionKey?: string;
   /** Run delivery workers in this process (off: an API-only process). */
   runWorkers: boolean;
+  /** Provider retry policy of environments that set none (HERALD_RETRY_POLICY, JSON, partial). */
+  retryPolicy: RetryPolicy;
+  /** Provider API base URLs by provider id (HERALD_PROVIDER_ENDPOINTS, JSON): sandboxes, proxies, tests. */
+  providerEndpoints: Record<string, string>;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}
+
+function retryPolicy(value: string | undefined): RetryPolicy {
+  if (!value) return DEFAULT_RETRY_POLICY;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new Error(`HERALD_RETRY_POLICY must be JSON, got '${value}'`);
+  }
+  const result = parseRetryPolicy(parsed);
+  if ('errors' in result) throw new Error(`HERALD_RETRY_POLICY: ${Object.entries(result.errors).map(([f, e]) => `${f} ${e.messages[0]}`).join('; ')}`);
+  return result.policy;
+}
+
+function providerEndpoints(value: string | undefined): Record<string, string> {
+  if (!value) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = null;
+  }
+  const valid = (url: unknown) => typeof url === 'string' && /^https?:\/\/[^/]/.test(url);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every(valid)) {
+    throw new Error(`HERALD_PROVIDER_ENDPOINTS must be a JSON object of provider id to http(s) base URL, got '${value}'`);
+  }
+  return Object.fromEntries(Object.entries(parsed).map(([id, url]) => [id, (url as string).replace(/\/+$/, '')]));
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -38,5 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateNetworks: flag(env.HERALD_ALLOW_PRIVATE_NETWORKS, false),
     encryptionKey: env.HERALD_ENCRYPTION_KEY || undefined,
     runWorkers: flag(env.HERALD_WORKERS, true),
+    retryPolicy: retryPolicy(env.HERALD_RETRY_POLICY),
+    providerEndpoints: providerEndpoints(env.HERALD_PROVIDER_ENDPOINTS),
   };
 }

@@ -37,6 +37,7 @@ import { PgBossScheduler, PrismaIdempotencyStore, type PgBoss } from '@herald/ad
 import type { Logger } from 'pino';
 import {
   ChannelStepHandler,
+  type ChannelDelivery,
   HttpClient,
   HttpRequestStepHandler,
   ProviderRegistry,
@@ -184,7 +185,11 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(FanOutEvent, (e: EventRepository) => new FanOutEvent(e), [EventRepository]);
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
   container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);
-  container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(new StaticProviderRegistry(config.serviceName, httpClient));
+  container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(new StaticProviderRegistry(config.serviceName, httpClient, { allowPrivateNetworks: config.allowPrivateNetworks, endpoints: config.providerEndpoints }));
+  const sinks = new Set(providerCatalogue(config.serviceName).builtIns.filter((b) => b.channel !== 'in_app').map((b) => b.providerId));
+  const subscribers = container.get<SubscriberRepository>(SubscriberRepository);
+  const channelDelivery = (integrations: IntegrationRepository, providers: ProviderRegistry, tenancy: TenancyRepository): ChannelDelivery =>
+    ({ integrations, providers, tenancy, subscribers, sinks, defaultPolicy: config.retryPolicy, chatRoutes: container.get<ChannelConnectionRepository>(ChannelConnectionRepository) });
   // Metrics, logs and live inbox updates register here (DeliveryObservers.add) as they are wired.
   container.bind<DeliveryObservers>(DeliveryObserver).toConstantValue(new DeliveryObservers());
   container.get<DeliveryObservers>(DeliveryObserver).add(dueWork);
@@ -197,10 +202,10 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
     (jobs: JobRepository, integrations: IntegrationRepository, providers: ProviderRegistry, http: HttpClient, tenancy: TenancyRepository, observers: DeliveryObservers) =>
       new RunNotifications(jobs, {
         in_app: new InAppStepHandler(config.serviceName),
-        email: new ChannelStepHandler('email', integrations, providers),
-        sms: new ChannelStepHandler('sms', integrations, providers),
-        chat: new ChannelStepHandler('chat', integrations, providers),
-        push: new ChannelStepHandler('push', integrations, providers),
+        email: new ChannelStepHandler('email', channelDelivery(integrations, providers, tenancy)),
+        sms: new ChannelStepHandler('sms', channelDelivery(integrations, providers, tenancy)),
+        chat: new ChannelStepHandler('chat', channelDelivery(integrations, providers, tenancy)),
+        push: new ChannelStepHandler('push', channelDelivery(integrations, providers, tenancy)),
         custom: new CustomStepHandler(),
         delay: new DelayStepHandler(),
         http_request: new HttpRequestStepHandler(http, tenancy, config.serviceName),

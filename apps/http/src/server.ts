@@ -41,7 +41,7 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
 
     const resolver = buildContainer(config, db, boss, logger);
     const { generatedKey, environments } = await resolver.get(BootstrapOrganization).execute(config.apiKey);
-    await resolver.get(EnsureBuiltInIntegrations).execute(environments.map((e) => e.id));
+    await resolver.get(EnsureBuiltInIntegrations).execute(environments);
     if (generatedKey) {
       // Shown once: only its hash is stored.
       logger.warn({ environment: generatedKey.environment }, 'generated the first API key (shown once, store it now)');

@@ -3,6 +3,7 @@ import type {
   ChannelConnectionFilter,
   ChannelConnectionOrderBy,
   ChannelConnectionRepository,
+  ChatRoute,
   CredentialCipher,
   CursorPage,
   CursorQuery,
@@ -73,6 +74,25 @@ export class PrismaChannelConnectionRepository implements ChannelConnectionRepos
       await tx.channelConnection.delete({ where: { id: row.id } });
       return true;
     });
+  }
+
+  async deliveryRoutes(environmentId: string, subscriberRowId: string, integrationIds: string[]): Promise<ChatRoute[]> {
+    if (!integrationIds.length) return [];
+    const rows = await this.prisma.$queryRaw<Array<{ integration_id: string; type: string; endpoint: Record<string, string>; auth: string | null }>>`
+      SELECT e.integration_id, e.type, e.endpoint,
+        COALESCE(own.auth, (SELECT c.auth FROM channel_connections c
+          WHERE c.environment_id = e.environment_id AND c.integration_id = e.integration_id AND (c.subscriber_id = e.subscriber_id OR c.subscriber_id IS NULL)
+          ORDER BY c.subscriber_id NULLS LAST, c.created_at LIMIT 1)) AS auth
+      FROM channel_endpoints e
+      LEFT JOIN channel_connections own ON own.id = e.connection_id
+      WHERE e.environment_id = ${environmentId}::uuid AND e.subscriber_id = ${subscriberRowId}::uuid AND e.integration_id = ANY(${integrationIds}::uuid[])
+      ORDER BY e.created_at`;
+    return rows.map((r) => ({
+      integrationId: r.integration_id,
+      type: r.type as ChatRoute['type'],
+      endpoint: r.endpoint,
+      accessToken: r.auth ? ((this.cipher.decrypt(r.auth) as ChannelConnection['auth']).accessToken ?? null) : null,
+    }));
   }
 
   /** Rows -> connections, with integration and subscriber looked up once per page. */

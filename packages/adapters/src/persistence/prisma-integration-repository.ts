@@ -121,6 +121,15 @@ export class PrismaIntegrationRepository implements IntegrationRepository {
     return count === 1;
   }
 
+  async retireBuiltIns(environmentIds: string[], providerIds: string[]): Promise<number> {
+    if (!environmentIds.length || !providerIds.length) return 0;
+    const { count } = await this.prisma.integration.updateMany({
+      where: { environmentId: { in: environmentIds }, providerId: { in: providerIds }, deleted: false },
+      data: { deleted: true, deletedAt: new Date(), deletedBy: 'system', primary: false, active: false },
+    });
+    return count;
+  }
+
   async findDeliveryCandidates(environmentId: string, channel: ChannelType): Promise<Integration[]> {
     const rows = await this.prisma.integration.findMany({
       where: { environmentId, channel, active: true, deleted: false },

@@ -126,6 +126,28 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
     return count > 0;
   }
 
+  async removeDeviceTokens(environmentId: string, subscriberRowId: string, tokens: string[]): Promise<number> {
+    // One statement: rewrites each channel setting's deviceTokens without the given ones.
+    const rows = await this.pool.query<{ removed: number }>(
+      `WITH before AS (SELECT channels FROM subscribers WHERE id = $1 AND environment_id = $2 FOR UPDATE),
+       rewritten AS (
+         UPDATE subscribers s SET version = s.version + 1, updated_at = now(), channels = (
+           SELECT COALESCE(jsonb_agg(CASE WHEN jsonb_typeof(c->'credentials'->'deviceTokens') = 'array'
+             THEN jsonb_set(c, '{credentials,deviceTokens}', COALESCE((SELECT jsonb_agg(t) FROM jsonb_array_elements(c->'credentials'->'deviceTokens') t
+               WHERE NOT (t #>> '{}') = ANY($3::text[])), '[]'::jsonb))
+             ELSE c END), '[]'::jsonb)
+           FROM jsonb_array_elements(s.channels) c)
+         FROM before WHERE s.id = $1 AND s.environment_id = $2
+         RETURNING 1)
+       SELECT (SELECT count(*)::int FROM before, jsonb_array_elements(before.channels) c, jsonb_array_elements_text(
+         CASE WHEN jsonb_typeof(c->'credentials'->'deviceTokens') = 'array' THEN c->'credentials'->'deviceTokens' ELSE '[]'::jsonb END) t
+         WHERE t = ANY($3::text[])) AS removed
+       FROM (SELECT count(*) FROM rewritten) _`,
+      [subscriberRowId, environmentId, tokens],
+    );
+    return rows.rows[0]?.removed ?? 0;
+  }
+
   search(environmentId: string, filter: SubscriberSearch, page: CursorQuery<SubscriberOrderBy>): Promise<CursorPage<Subscriber>> {
     const where: Prisma.SubscriberWhereInput = { environmentId };
     if (filter.email) where.email = { startsWith: filter.email };

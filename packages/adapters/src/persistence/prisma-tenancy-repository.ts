@@ -1,5 +1,5 @@
-import type { ApiKeyRecord, BootstrapSpec, Caller, Environment, TenancyRepository } from '@herald/domain';
-import type { PrismaClient } from '../generated/prisma/client';
+import type { ApiKeyRecord, BootstrapSpec, Caller, Environment, RetryPolicy, TenancyRepository } from '@herald/domain';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { isUuid } from './sql-params';
 
 const BOOTSTRAP_LOCK = 72_616_002;
@@ -47,6 +47,10 @@ export class PrismaTenancyRepository implements TenancyRepository {
     return row && toEnvironment(row);
   }
 
+  async setRetryPolicy(environmentId: string, policy: Partial<RetryPolicy> | null): Promise<void> {
+    await this.prisma.environment.update({ where: { id: environmentId }, data: { retryPolicy: policy ?? Prisma.DbNull } });
+  }
+
   async addApiKey(environmentId: string, keyHash: string, hint: string): Promise<ApiKeyRecord> {
     return this.prisma.apiKey.upsert({
       where: { keyHash },
@@ -69,6 +73,7 @@ export class PrismaTenancyRepository implements TenancyRepository {
 
 const apiKeySelect = { id: true, environmentId: true, hint: true, createdAt: true, revokedAt: true } as const;
 
-function toEnvironment(row: { id: string; organizationId: string; name: string; slug: string; signingSecret: string }): Environment {
-  return { id: row.id, organizationId: row.organizationId, name: row.name, slug: row.slug, signingSecret: row.signingSecret };
+function toEnvironment(row: { id: string; organizationId: string; name: string; slug: string; signingSecret: string; retryPolicy?: unknown }): Environment {
+  const retryPolicy = (row.retryPolicy ?? null) as Environment['retryPolicy'];
+  return { id: row.id, organizationId: row.organizationId, name: row.name, slug: row.slug, signingSecret: row.signingSecret, retryPolicy };
 }

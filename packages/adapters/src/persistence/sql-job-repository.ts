@@ -32,7 +32,7 @@ WITH due AS (
   UNION ALL
   SELECT id, notification_id, workflow_step_id, attempts + 1, false FROM due WHERE NOT leased
 )
-SELECT c.id AS job_id, c.attempts, c.leased, n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides,
+SELECT c.id AS job_id, c.attempts, c.leased, sj.delivery_state, n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides,
        row_to_json(s.*) AS subscriber,
        row_to_json(ws.*) AS step,
        json_build_object('id', w.id, 'identifier', w.workflow_id, 'name', w.name, 'active', w.active, 'critical', w.critical,
@@ -42,6 +42,7 @@ SELECT c.id AS job_id, c.attempts, c.leased, n.id AS notification_id, n.environm
        (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
          FROM subscriber_preferences p WHERE p.subscriber_id = n.subscriber_id AND (p.workflow_id IS NULL OR p.workflow_id = w.id)) AS preferences
 FROM claimed c
+JOIN jobs sj ON sj.id = c.id
 JOIN notifications n ON n.id = c.notification_id
 JOIN events e ON e.id = n.event_id
 JOIN subscribers s ON s.id = n.subscriber_id
@@ -57,8 +58,10 @@ WITH updated AS (
   -- has a newer attempt number; an unleased job someone else recorded first is no longer unfinished.
   -- A step that runs again later (status delayed, rerun_at) stays unfinished and keeps its place.
   UPDATE jobs j SET status = r.status, attempts = r.attempts, provider_id = COALESCE(r.provider_id, j.provider_id),
-    output = COALESCE(r.output, j.output), run_at = COALESCE(r.rerun_at, j.run_at), updated_at = now()
-  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean, rerun_at timestamptz)
+    output = COALESCE(r.output, j.output), run_at = COALESCE(r.rerun_at, j.run_at), updated_at = now(),
+    delivery_state = COALESCE(r.delivery_state, j.delivery_state)
+  FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean, rerun_at timestamptz,
+    delivery_state jsonb)
   WHERE j.id = r.id AND j.status IN ('queued', 'delayed', 'running') AND j.attempts = CASE WHEN r.leased THEN r.attempts ELSE r.attempts - 1 END
   RETURNING j.id, j.notification_id
 ), details AS (
@@ -153,6 +156,7 @@ export class SqlJobRepository implements JobRepository {
           payload: r.payload ?? {},
           overrides: r.overrides ?? {},
           contextKeys: r.context_keys ?? [],
+          deliveryState: r.delivery_state ?? null,
           steps: r.outputs ?? {},
           preferences: preferenceLevels(r.preferences),
       };
@@ -241,6 +245,7 @@ export class SqlJobRepository implements JobRepository {
       attempts: o.job.attempts,
       leased: o.job.leased,
       rerun_at: o.status === 'delayed' ? rerunAt(o).toISOString() : null,
+      delivery_state: o.deliveryState ?? null,
     }));
     const details = outcomes.flatMap((o) =>
       o.details.map((d) => ({

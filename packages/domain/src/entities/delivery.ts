@@ -122,4 +122,6 @@ export interface StepResult {
   rerunAt?: Date;
   /** Cancels the notification's remaining steps. */
   halt?: boolean;
+  /** Kept with the job for its next run (a channel step's retry and failover progress). */
+  deliveryState?: JsonObject;
 }

@@ -1,3 +1,5 @@
+import type { RetryPolicy } from './retry-policy';
+
 export interface Organization {
   id: string;
   name: string;
@@ -11,6 +13,8 @@ export interface Environment {
   slug: string;
   /** HMAC secret for outbound signatures. */
   signingSecret: string;
+  /** Provider retry policy; null: the service default. */
+  retryPolicy?: RetryPolicy | null;
 }
 
 export interface ApiKeyRecord {

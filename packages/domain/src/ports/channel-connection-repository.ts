@@ -1,4 +1,4 @@
-import type { ChannelConnection } from '../entities/channel-endpoint';
+import type { ChannelConnection, EndpointAddress, EndpointType } from '../entities/channel-endpoint';
 import type { ChannelType } from '../entities/channel';
 import type { CursorPage, CursorQuery } from '../shared/pagination';
 
@@ -37,4 +37,17 @@ export interface ChannelConnectionRepository {
   update(environmentId: string, identifier: string, changes: Partial<Pick<ChannelConnection, 'workspace' | 'auth'>>): Promise<ChannelConnection | null>;
   /** Endpoints using it keep existing without a connection; false when not found. */
   delete(environmentId: string, identifier: string): Promise<boolean>;
+  /**
+   * Where chat messages for a subscriber (by row id) go on these integrations: each of its endpoints,
+   * with the access token of the endpoint's connection, else of the subscriber's or a shared
+   * connection of the same integration (null when none). One round trip.
+   */
+  deliveryRoutes(environmentId: string, subscriberRowId: string, integrationIds: string[]): Promise<ChatRoute[]>;
+}
+
+export interface ChatRoute {
+  integrationId: string;
+  type: EndpointType;
+  endpoint: EndpointAddress;
+  accessToken: string | null;
 }

@@ -33,4 +33,6 @@ export interface IntegrationRepository {
    * provider exists there; a built-in becomes primary only where its channel has none. Idempotent.
    */
   ensureBuiltIns(environmentIds: string[], builtIns: readonly BuiltInIntegration[]): Promise<number>;
+  /** Soft-deletes the live integrations of these providers in these environments; returns how many. */
+  retireBuiltIns(environmentIds: string[], providerIds: string[]): Promise<number>;
 }

@@ -20,6 +20,8 @@ export interface RunnableJob {
   payload: JsonObject;
   overrides: JsonObject;
   contextKeys: string[];
+  /** What the previous run of this step kept (StepResult.deliveryState), or null. */
+  deliveryState: JsonObject | null;
   /** Outputs of this notification's finished steps, by stepId. */
   steps: Record<string, unknown>;
   preferences: { global: SubscriberPreferenceRecord | null; perWorkflow: SubscriberPreferenceRecord | null };

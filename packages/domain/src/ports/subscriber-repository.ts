@@ -30,5 +30,7 @@ export interface SubscriberRepository {
   setOnline(environmentId: string, subscriberId: string, isOnline: boolean, at: Date): Promise<Subscriber | null>;
   /** Removes the subscriber with its topic subscriptions, preferences and endpoints; false when not found. */
   delete(environmentId: string, subscriberId: string): Promise<boolean>;
+  /** Drops these push device tokens from every channel setting of the subscriber (by row id); returns how many were removed. */
+  removeDeviceTokens(environmentId: string, subscriberRowId: string, tokens: string[]): Promise<number>;
   search(environmentId: string, filter: SubscriberSearch, page: CursorQuery<SubscriberOrderBy>): Promise<CursorPage<Subscriber>>;
 }

@@ -1,3 +1,4 @@
+import type { RetryPolicy } from '../entities/retry-policy';
 import type { ApiKeyRecord, Caller, Environment, Organization } from '../entities/tenancy';
 
 export const TenancyRepository = Symbol.for('TenancyRepository');
@@ -17,6 +18,8 @@ export interface TenancyRepository {
   bootstrap(spec: BootstrapSpec): Promise<{ organization: Organization; environments: Environment[]; created: boolean }>;
   listEnvironments(): Promise<Environment[]>;
   findEnvironment(environmentId: string): Promise<Environment | null>;
+  /** Stores the environment's provider retry policy (the fields it overrides); null returns it to the service default. */
+  setRetryPolicy(environmentId: string, policy: Partial<RetryPolicy> | null): Promise<void>;
   /** Idempotent on the hash: adding a key that exists returns the existing record. */
   addApiKey(environmentId: string, keyHash: string, hint: string): Promise<ApiKeyRecord>;
   listApiKeys(environmentId: string): Promise<ApiKeyRecord[]>;

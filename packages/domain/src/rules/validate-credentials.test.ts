@@ -17,6 +17,8 @@ describe('validateCredentials', () => {
     ['nodemailer without host', { port: '587', from: 'no-reply@example.com' }, ['credentials.host']],
     ['nodemailer with a bad port', { host: 'h', port: '70000', from: 'a@b.co' }, ['credentials.port']],
     ['nodemailer with a bad from', { host: 'h', port: '25', from: 'nobody' }, ['credentials.from']],
+    ['nodemailer with a user but no password', { host: 'h', port: '25', from: 'a@b.co', user: 'u' }, ['credentials.password']],
+    ['nodemailer with secure as a string', { host: 'h', port: '465', from: 'a@b.co', secure: 'false' as unknown as boolean }, ['credentials.secure']],
     ['twilio complete', { accountSid: 'AC1', token: 't', from: '+14155550100' }, []],
     ['twilio missing token and from', { accountSid: 'AC1' }, ['credentials.from', 'credentials.token']],
     ['sendgrid needs a key', { from: 'a@b.co', apiKey: '  ' }, ['credentials.apiKey']],

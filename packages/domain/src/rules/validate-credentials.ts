@@ -134,6 +134,11 @@ export function validateCredentials(provider: ProviderInfo, credentials: Credent
   if (provider.channel === 'email' && typeof from === 'string' && from !== '' && !EMAIL.test(from)) {
     fail('from', 'must be an email address');
   }
+  // An SMTP login needs both halves; a TLS switch must be a real boolean, not the string "false".
+  if (provider.genericId === 'nodemailer' && credentials.user && !credentials.password) fail('password', 'is required with user (SMTP login)');
+  for (const field of ['secure', 'requireTls', 'ignoreTls'] as const) {
+    if (credentials[field] !== undefined && typeof credentials[field] !== 'boolean') fail(field, 'must be true or false');
+  }
   if (typeof serviceAccount === 'string' && serviceAccount !== '') {
     const problem = serviceAccountProblem(serviceAccount);
     if (problem) fail('serviceAccount', problem);

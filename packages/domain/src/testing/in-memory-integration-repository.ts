@@ -81,6 +81,16 @@ export class InMemoryIntegrationRepository implements IntegrationRepository {
     return created;
   }
 
+  async retireBuiltIns(environmentIds: string[], providerIds: string[]) {
+    let retired = 0;
+    for (const environmentId of environmentIds) {
+      for (const row of this.live(environmentId).filter((r) => providerIds.includes(r.providerId))) {
+        if (await this.softDelete(environmentId, row.id, 'system')) retired++;
+      }
+    }
+    return retired;
+  }
+
   private demote(environmentId: string, channel: ChannelType | null) {
     for (const r of this.live(environmentId)) if (r.channel === channel) r.primary = false;
   }

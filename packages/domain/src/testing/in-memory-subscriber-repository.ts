@@ -78,6 +78,19 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
     return this.rows.delete(this.key(environmentId, subscriberId));
   }
 
+  async removeDeviceTokens(environmentId: string, subscriberRowId: string, tokens: string[]) {
+    let removed = 0;
+    for (const row of this.rows.values()) {
+      if (row.id !== subscriberRowId || row.environmentId !== environmentId) continue;
+      for (const c of row.channels) {
+        const kept = (c.credentials.deviceTokens ?? []).filter((t) => !tokens.includes(t));
+        removed += (c.credentials.deviceTokens ?? []).length - kept.length;
+        if (c.credentials.deviceTokens) c.credentials.deviceTokens = kept;
+      }
+    }
+    return removed;
+  }
+
   async search(environmentId: string, filter: SubscriberSearch, page: CursorQuery<SubscriberOrderBy>): Promise<CursorPage<Subscriber>> {
     const data = [...this.rows.values()]
       .filter((s) => s.environmentId === environmentId)

@@ -12,7 +12,7 @@ const smtp = { host: 'smtp.example.com', port: '587', from: 'no-reply@example.co
 
 async function setup() {
   const repo = new InMemoryIntegrationRepository();
-  await new EnsureBuiltInIntegrations(catalogue, repo).execute(['env']);
+  await new EnsureBuiltInIntegrations(catalogue, repo).execute([{ id: 'env', slug: 'development' }]);
   return { repo, create: new CreateIntegration(catalogue, repo) };
 }
 
@@ -22,12 +22,19 @@ const primaryOf = async (repo: InMemoryIntegrationRepository, channel: 'email' |
 describe('integrations', () => {
   it('built-ins are created once, each primary of its channel', async () => {
     const { repo } = await setup();
-    expect(await new EnsureBuiltInIntegrations(catalogue, repo).execute(['env'])).toBe(0);
+    expect(await new EnsureBuiltInIntegrations(catalogue, repo).execute([{ id: 'env', slug: 'development' }])).toBe(0);
     expect((await repo.list('env')).map((i) => [i.providerId, i.channel, i.primary])).toEqual([
       ['herald', 'in_app', true],
       ['herald-email', 'email', true],
       ['herald-sms', 'sms', true],
     ]);
+  });
+
+  it('only the Development environment has the sinks; another loses the ones it had', async () => {
+    const repo = new InMemoryIntegrationRepository();
+    await repo.ensureBuiltIns(['prod'], catalogue.builtIns);
+    await new EnsureBuiltInIntegrations(catalogue, repo).execute([{ id: 'prod', slug: 'production' }]);
+    expect((await repo.list('prod')).map((i) => i.providerId)).toEqual(['herald']);
   });
 
   it('a real provider takes primary from the development sink, a second one does not', async () => {
@@ -68,6 +75,6 @@ describe('integrations', () => {
     expect(repo.rows.find((r) => r.identifier === 'herald-sms')).toMatchObject({ deleted: true, primary: false });
     await expect(new DeleteIntegration(repo).execute('env', 'herald-sms')).rejects.toMatchObject({ code: 'INTEGRATION_NOT_FOUND' });
     // A deleted built-in is not brought back on the next start.
-    expect(await new EnsureBuiltInIntegrations(catalogue, repo).execute(['env'])).toBe(0);
+    expect(await new EnsureBuiltInIntegrations(catalogue, repo).execute([{ id: 'env', slug: 'development' }])).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord, Environment } from '../../entities/tenancy';
 import { DomainError } from '../../errors';
+import { environmentBySlugOrId } from './environment-lookup';
 import type { TenancyRepository } from '../../ports/tenancy-repository';
 import { generateApiKey, hashApiKey, keyHint } from './api-keys';
 
@@ -27,13 +28,8 @@ export class ManageApiKeys {
     if (!(await this.tenancy.revokeApiKey(apiKeyId))) throw DomainError.notFound('NOT_FOUND', 'API key', apiKeyId);
   }
 
-  private async environment(slugOrId: string): Promise<Environment> {
-    const all = await this.tenancy.listEnvironments();
-    const found = all.find((e) => e.slug === slugOrId.toLowerCase() || e.id === slugOrId);
-    if (!found) {
-      const known = all.map((e) => e.slug).join(', ');
-      throw new DomainError('ENVIRONMENT_NOT_FOUND', `Environment '${slugOrId}' was not found (known: ${known})`);
-    }
-    return found;
+  private environment(slugOrId: string): Promise<Environment> {
+    return environmentBySlugOrId(this.tenancy, slugOrId);
   }
+
 }

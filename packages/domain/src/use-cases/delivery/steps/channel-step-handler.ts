@@ -1,114 +1,151 @@
-import type { ChannelType } from '../../../entities/channel';
-import type { ExecutionDetailDraft } from '../../../entities/delivery';
+import type { ExecutionDetailDraft, JsonObject } from '../../../entities/delivery';
 import type { Integration } from '../../../entities/integration';
-import { ProviderError, type OutboundMessage, type ProviderRegistry } from '../../../ports/delivery-provider';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../../entities/retry-policy';
+import type { OutboundMessage, ProviderRegistry } from '../../../ports/delivery-provider';
+import type { ChannelConnectionRepository, ChatRoute } from '../../../ports/channel-connection-repository';
 import type { IntegrationRepository } from '../../../ports/integration-repository';
 import type { RunnableJob } from '../../../ports/job-repository';
+import type { SubscriberRepository } from '../../../ports/subscriber-repository';
+import type { TenancyRepository } from '../../../ports/tenancy-repository';
 import { evaluateStepFilters } from '../../../rules/evaluate-step-filters';
 import { renderStepContent } from '../../../rules/render-step';
+import { recipientFor, providerOverrides, type OutboundChannel } from './channel-recipient';
+import { sendWithFailover, type DeliveryState } from './send-with-failover';
 import { failed, type StepHandler, type StepResult, type StepVariables } from './step-handler';
 
-type OutboundChannel = Exclude<ChannelType, 'in_app'>;
-
-/** Where a channel's message goes for a subscriber, or why it cannot go. */
-function destination(channel: OutboundChannel, job: RunnableJob): OutboundMessage['to'] | string {
-  const s = job.subscriber;
-  const base = { subscriberId: s.subscriberId };
-  switch (channel) {
-    case 'email':
-      return s.email ? { ...base, email: s.email } : `subscriber ${s.subscriberId} has no email address`;
-    case 'sms':
-      return s.phone ? { ...base, phone: s.phone } : `subscriber ${s.subscriberId} has no phone number`;
-    case 'chat': {
-      const webhookUrl = s.channels.find((c) => c.credentials?.webhookUrl)?.credentials.webhookUrl;
-      return webhookUrl ? { ...base, webhookUrl } : `subscriber ${s.subscriberId} has no chat webhook URL in its channel credentials`;
-    }
-    case 'push': {
-      const deviceTokens = s.channels.flatMap((c) => c.credentials?.deviceTokens ?? []);
-      return deviceTokens.length ? { ...base, deviceTokens } : `subscriber ${s.subscriberId} has no push device tokens`;
-    }
-  }
+export interface ChannelDelivery {
+  integrations: IntegrationRepository;
+  providers: ProviderRegistry;
+  /** Environments carry their retry policy (null: `defaultPolicy`). */
+  tenancy: Pick<TenancyRepository, 'findEnvironment'>;
+  defaultPolicy?: RetryPolicy;
+  /** Development sinks: used only when the channel has no real integration, never as a failover target. */
+  sinks: ReadonlySet<string>;
+  /** Chat endpoints and connection tokens of a subscriber (chat steps only). */
+  chatRoutes?: Pick<ChannelConnectionRepository, 'deliveryRoutes'>;
+  /** Removes device tokens a push provider reported invalid. */
+  subscribers?: Pick<SubscriberRepository, 'removeDeviceTokens'>;
+  random?: () => number;
 }
+
+const CACHE_MS = 2_000;
+
+const auth = (routes: ChatRoute[]) => {
+  const accessToken = routes.find((r) => r.accessToken)?.accessToken;
+  return accessToken ? { auth: { accessToken } } : {};
+};
 
 /**
  * Email, SMS, chat and push: render, pick the environment's integrations for the channel (primary
- * first, integration conditions honoured), and send; a provider that fails is retried once when the
- * error is transient, then the next integration takes over. Every attempt is an execution detail.
+ * first, integration conditions honoured), and send with retries across time and failover
+ * (sendWithFailover). Every attempt is an execution detail.
  */
 export class ChannelStepHandler implements StepHandler {
   constructor(
     private readonly channel: OutboundChannel,
-    private readonly integrations: IntegrationRepository,
-    private readonly providers: ProviderRegistry,
+    private readonly deps: ChannelDelivery,
   ) {}
 
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
-    const to = destination(this.channel, job);
-    if (typeof to === 'string') return { status: 'skipped', details: [{ status: 'Warning', source: 'Payload', detail: `skipped: ${to}` }] };
     const rendered = await renderStepContent(this.channel, job.step.controlValues, variables);
     if ('error' in rendered) return failed(`template error: ${rendered.error.title}: ${rendered.error.message}`, 'Payload');
-    const content = rendered.preview as { subject?: string; body: string };
-    const candidates = (await this.candidates(job.environmentId)).filter(
+    const content = rendered.preview as { subject?: string; body: string; title?: string };
+    const matching = (await this.candidates(job.environmentId)).filter(
       (integration) => evaluateStepFilters(integration.conditions, { subscriber: variables.subscriber, payload: job.payload }).passed,
     );
-    if (!candidates.length) return failed(`no active ${this.channel} integration matches this message`, 'Credentials');
-    const message: OutboundMessage = { channel: this.channel, to, subject: content.subject, body: content.body, data: job.payload, transactionId: job.transactionId };
+    if (!matching.length) return failed(`no active ${this.channel} integration matches this message`, 'Credentials');
+    const real = matching.filter((i) => !this.deps.sinks.has(i.providerId));
+    const usable = real.length ? real : matching;
+    const chatRoutes = this.channel === 'chat' && this.deps.chatRoutes
+      ? await this.deps.chatRoutes.deliveryRoutes(job.environmentId, job.subscriber.id, usable.map((i) => i.id))
+      : [];
+    const routesOf = (integration: Integration) => chatRoutes.filter((r) => r.integrationId === integration.id);
+    const routed = usable.map((integration) => ({ integration, to: recipientFor(this.channel, job.subscriber, integration, routesOf(integration)) }));
+    const candidates = routed.filter((r) => typeof r.to !== 'string');
+    if (!candidates.length) return { status: 'skipped', details: [{ status: 'Warning', source: 'Payload', detail: `skipped: ${routed[0].to as string}` }] };
+    const recipients = new Map(candidates.map((c) => [c.integration.id, c.to as OutboundMessage['to']]));
+    const messageFor = (integration: Integration): OutboundMessage => ({
+      channel: this.channel,
+      to: recipients.get(integration.id)!,
+      subject: content.subject,
+      body: content.body,
+      data: job.payload,
+      transactionId: job.transactionId,
+      idempotencyKey: job.jobId,
+      overrides: providerOverrides(job.overrides, this.channel, integration.providerId),
+      ...auth(routesOf(integration)),
+    });
     const details: ExecutionDetailDraft[] = [];
-    for (const integration of candidates) {
-      const sent = await this.attempt(integration, message, details);
-      if (sent) return { ...sent, details };
+    const outcome = await sendWithFailover(
+      {
+        candidates: candidates.map((c) => c.integration),
+        messageFor,
+        state: (job.deliveryState as DeliveryState | null) ?? null,
+        policy: await this.policy(job.environmentId),
+        run: job.attempts,
+        now: new Date(),
+        random: this.deps.random ?? Math.random,
+      },
+      this.deps.providers,
+      details,
+    );
+    await this.removeInvalidTokens(job, outcome.invalidTokens, details);
+    if (outcome.kind === 'failed') return { status: 'failed', details, providerId: outcome.providerId };
+    if (outcome.kind === 'retry') {
+      return { status: 'delayed', details, providerId: outcome.providerId, rerunAt: outcome.rerunAt, deliveryState: outcome.state as unknown as JsonObject };
     }
-    return { status: 'failed', details, providerId: candidates[candidates.length - 1].providerId };
+    const { integration, receipt } = outcome;
+    const to = recipients.get(integration.id)!;
+    return {
+      status: 'completed',
+      details,
+      providerId: integration.providerId,
+      message: {
+        channel: this.channel,
+        providerId: integration.providerId,
+        integrationId: integration.id,
+        destination: to.email ?? to.phone ? { to: to.email ?? to.phone } : { ...to },
+        subject: content.subject ?? null,
+        body: content.body,
+        status: 'sent',
+        providerMessageId: receipt.providerMessageId ?? null,
+      },
+    };
   }
 
-  // A batch runs many jobs of one environment: read its integrations once, not once per job.
-  private readonly cache = new Map<string, { at: number; integrations: Promise<Integration[]> }>();
+  private async removeInvalidTokens(job: RunnableJob, reports: Array<{ providerId: string; tokens: string[] }>, details: ExecutionDetailDraft[]) {
+    if (!reports.length || !this.deps.subscribers) return;
+    for (const { providerId, tokens } of reports) {
+      const removed = await this.deps.subscribers.removeDeviceTokens(job.environmentId, job.subscriber.id, tokens);
+      details.push({
+        status: 'Warning',
+        source: 'Credentials',
+        detail: `removed ${removed} device token(s) ${providerId} reported invalid from subscriber ${job.subscriber.subscriberId}`,
+        providerId,
+      });
+    }
+  }
+
+  // A batch runs many jobs of one environment: read its integrations and policy once, not once per job.
+  private readonly cache = new Map<string, { at: number; integrations: Promise<Integration[]>; policy: Promise<RetryPolicy> }>();
+
+  private entry(environmentId: string) {
+    const hit = this.cache.get(environmentId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit;
+    const integrations = this.deps.integrations.findDeliveryCandidates(environmentId, this.channel);
+    const fallback = this.deps.defaultPolicy ?? DEFAULT_RETRY_POLICY;
+    const policy = this.deps.tenancy.findEnvironment(environmentId).then((e) => ({ ...fallback, ...(e?.retryPolicy ?? {}) }));
+    const entry = { at: Date.now(), integrations, policy };
+    this.cache.set(environmentId, entry);
+    Promise.all([integrations, policy]).catch(() => this.cache.delete(environmentId));
+    return entry;
+  }
 
   private candidates(environmentId: string): Promise<Integration[]> {
-    const hit = this.cache.get(environmentId);
-    if (hit && Date.now() - hit.at < 2_000) return hit.integrations;
-    const integrations = this.integrations.findDeliveryCandidates(environmentId, this.channel);
-    this.cache.set(environmentId, { at: Date.now(), integrations });
-    integrations.catch(() => this.cache.delete(environmentId));
-    return integrations;
+    return this.entry(environmentId).integrations;
   }
 
-  private async attempt(integration: Integration, message: OutboundMessage, details: ExecutionDetailDraft[]): Promise<Omit<StepResult, 'details'> | null> {
-    const provider = this.providers.get(integration.providerId);
-    if (!provider) {
-      details.push({ status: 'Failed', source: 'Credentials', detail: `provider error: ${integration.providerId} cannot send in this version of Herald`, providerId: integration.providerId });
-      return null;
-    }
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      try {
-        const receipt = await provider.send(message, integration.credentials);
-        details.push({ status: 'Success', source: 'Internal', detail: `sent via ${integration.providerId} (${integration.identifier})`, providerId: integration.providerId, raw: receipt.raw ?? null });
-        return {
-          status: 'completed',
-          providerId: integration.providerId,
-          message: {
-            channel: this.channel,
-            providerId: integration.providerId,
-            integrationId: integration.id,
-            destination: message.to.email ?? message.to.phone ? { to: message.to.email ?? message.to.phone } : message.to,
-            subject: message.subject ?? null,
-            body: message.body,
-            status: 'sent',
-            providerMessageId: receipt.providerMessageId ?? null,
-          },
-        };
-      } catch (error) {
-        const retryable = error instanceof ProviderError ? error.retryable : true;
-        details.push({
-          status: 'Failed',
-          source: 'Credentials',
-          detail: `provider error: ${integration.providerId}: ${(error as Error).message}${retryable && attempt === 1 ? ' (retrying)' : ''}`,
-          providerId: integration.providerId,
-          raw: error instanceof ProviderError ? (error.raw ?? null) : null,
-        });
-        if (!retryable) return null;
-      }
-    }
-    return null;
+  private policy(environmentId: string): Promise<RetryPolicy> {
+    return this.entry(environmentId).policy;
   }
 }

@@ -1,0 +1,72 @@
+import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { ProviderError } from '@herald/domain';
+import { guardedAddress, isNetworkError, lazy, networkFailure, redact } from './provider-failure';
+
+const sdk = lazy(async () => (await import('nodemailer')).default);
+
+const TIMEOUT_MS = 15_000;
+type Overrides = { from?: string; senderName?: string; replyTo?: string; cc?: string | string[]; bcc?: string | string[]; headers?: Record<string, string> };
+
+/** SMTP reply codes that mean "this will not work however often you try" (RFC 5321: 5xx), and auth failures. */
+function smtpFailure(error: unknown, secrets: unknown[]): ProviderError {
+  const e = error as { code?: string; responseCode?: number; response?: string; message?: string; command?: string };
+  if (!e.responseCode && (isNetworkError(e) || e.code === 'ETIMEDOUT' || e.code === 'ECONNECTION' || e.code === 'ESOCKET')) return networkFailure(e, secrets);
+  const permanent = e.code === 'EAUTH' || e.code === 'EENVELOPE' || (e.responseCode !== undefined && e.responseCode >= 500);
+  const what = e.code === 'EAUTH' ? 'authentication failed (check the integration user and password)' : (e.response ?? e.message ?? 'failed');
+  return new ProviderError(`SMTP ${e.responseCode ?? e.code ?? 'error'}: ${redact(what, secrets)}`, !permanent, redact(JSON.stringify({ code: e.code, responseCode: e.responseCode, command: e.command, response: e.response }), secrets), {
+    code: e.responseCode ? String(e.responseCode) : e.code,
+  });
+}
+
+/**
+ * nodemailer over SMTP: host, port, secure, user/password, requireTls/ignoreTls and tlsOptions from
+ * the integration. The host is resolved and checked against private networks before connecting.
+ */
+export class NodemailerEmailProvider implements DeliveryProvider {
+  constructor(private readonly options: { allowPrivateNetworks: boolean; timeoutMs?: number }) {}
+
+  async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
+    const { host, port, user, password } = credentials;
+    if (!host || !port) throw new ProviderError('the integration has no SMTP host or port', false);
+    const secrets = [password];
+    const address = await guardedAddress(host, this.options.allowPrivateNetworks);
+    const timeout = this.options.timeoutMs ?? TIMEOUT_MS;
+    const nodemailer = await sdk();
+    const transport = nodemailer.createTransport({
+      host: address,
+      port: Number(port),
+      secure: credentials.secure ?? Number(port) === 465,
+      requireTLS: credentials.requireTls === true,
+      ignoreTLS: credentials.ignoreTls === true,
+      auth: user ? { user, pass: password ?? '' } : undefined,
+      // The certificate is checked against the configured name, not the address connected to.
+      tls: { servername: host, ...(credentials.tlsOptions ?? {}) },
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+    });
+    const o = message.overrides as Overrides;
+    const from = o.from ?? credentials.from;
+    const senderName = o.senderName ?? credentials.senderName;
+    try {
+      const info = await transport.sendMail({
+        from: senderName && from ? { name: senderName, address: from } : from,
+        to: message.to.email,
+        subject: message.subject ?? '',
+        html: message.body,
+        replyTo: o.replyTo,
+        cc: o.cc,
+        bcc: o.bcc,
+        headers: { ...(o.headers ?? {}), 'X-Herald-Transaction-Id': message.transactionId },
+      });
+      if (info.rejected?.length && !info.accepted?.length) {
+        throw new ProviderError(`SMTP server rejected the recipient ${message.to.email}`, false, redact(info.response, secrets));
+      }
+      return { providerMessageId: info.messageId, raw: redact(JSON.stringify({ response: info.response, accepted: info.accepted, rejected: info.rejected }), secrets) };
+    } catch (error) {
+      throw error instanceof ProviderError ? error : smtpFailure(error, secrets);
+    } finally {
+      transport.close();
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { ProviderError } from '@herald/domain';
+import type { Client } from '@sendgrid/client';
+import type { MailService } from '@sendgrid/mail';
+import { emailFields } from './email-fields';
+import { httpFailure, lazy, networkFailure } from './provider-failure';
+
+// Loaded on first use (importing the SDKs takes a while). Both export a ready instance; fresh ones
+// come from its class, since the API key lives on the client.
+const sdk = lazy(async () => ({
+  Client: (await import('@sendgrid/client')).default.constructor as new () => Client,
+  MailService: (await import('@sendgrid/mail')).default.constructor as new () => MailService,
+}));
+
+type SendGridError = { code?: number | string; message?: string; response?: { headers?: Record<string, string>; body?: { errors?: Array<{ message?: string }> } } };
+
+/** SendGrid v3 mail send through @sendgrid/mail; `baseUrl` (operator setting) points it elsewhere. */
+export class SendGridEmailProvider implements DeliveryProvider {
+  constructor(private readonly options: { baseUrl?: string } = {}) {}
+
+  async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
+    if (!credentials.apiKey) throw new ProviderError('the integration has no apiKey', false);
+    const secrets = [credentials.apiKey];
+    // One client per send: the SDK keeps the API key on the client, and integrations differ in keys.
+    const { Client, MailService } = await sdk();
+    const client = new Client();
+    client.setApiKey(credentials.apiKey);
+    if (this.options.baseUrl) client.setDefaultRequest('baseUrl', this.options.baseUrl);
+    const mail = new MailService();
+    mail.setClient(client);
+    mail.setTimeout(15_000);
+    const f = emailFields(message, credentials);
+    try {
+      const [response] = await mail.send({
+        from: f.senderName ? { email: f.from, name: f.senderName } : f.from,
+        to: f.to,
+        subject: message.subject ?? '',
+        html: message.body,
+        replyTo: f.replyTo,
+        cc: f.cc,
+        bcc: f.bcc,
+        headers: f.headers,
+        customArgs: { transactionId: message.transactionId },
+      });
+      const id = response.headers['x-message-id'] as string | undefined;
+      return { providerMessageId: id, raw: JSON.stringify({ statusCode: response.statusCode, messageId: id }) };
+    } catch (error) {
+      const e = error as SendGridError;
+      if (typeof e.code !== 'number') throw networkFailure(e, secrets);
+      const reason = e.response?.body?.errors?.map((x) => x.message).join('; ') || e.message || 'failed';
+      throw httpFailure(e.code, reason, e.response?.body, secrets, e.response?.headers?.['retry-after']);
+    }
+  }
+}

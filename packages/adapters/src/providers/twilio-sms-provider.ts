@@ -1,0 +1,46 @@
+import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { ProviderError } from '@herald/domain';
+import type RequestClient from 'twilio/lib/base/RequestClient';
+import { httpFailure, isNetworkError, lazy, networkFailure } from './provider-failure';
+
+// Loaded on first use: the SDK takes seconds to import, and most installations never send SMS.
+const sdk = lazy(async () => {
+  const { default: twilio } = await import('twilio');
+  /** Twilio's HTTP client with every request sent to another origin (the SDK's documented httpClient hook). */
+  class RebasedRequestClient extends twilio.RequestClient {
+    constructor(private readonly baseUrl: string) {
+      super({ timeout: 15_000 });
+    }
+
+    override request<TData>(opts: RequestClient.RequestOptions<TData>) {
+      const url = new URL(opts.uri);
+      return super.request<TData>({ ...opts, uri: `${this.baseUrl}${url.pathname}${url.search}` });
+    }
+  }
+  return { twilio, RebasedRequestClient };
+});
+
+/** Twilio Programmable Messaging through the official SDK; `baseUrl` (operator setting) points it elsewhere. */
+export class TwilioSmsProvider implements DeliveryProvider {
+  constructor(private readonly options: { baseUrl?: string } = {}) {}
+
+  async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
+    const { accountSid, token } = credentials;
+    if (!accountSid || !token) throw new ProviderError('the integration has no accountSid or token', false);
+    const secrets = [token];
+    const { twilio, RebasedRequestClient } = await sdk();
+    const client = twilio(accountSid, token, {
+      autoRetry: false,
+      timeout: 15_000,
+      ...(this.options.baseUrl ? { httpClient: new RebasedRequestClient(this.options.baseUrl) } : {}),
+    });
+    try {
+      const sent = await client.messages.create({ body: message.body, from: String(message.overrides.from ?? credentials.from), to: message.to.phone! });
+      return { providerMessageId: sent.sid, raw: JSON.stringify({ sid: sent.sid, status: sent.status }) };
+    } catch (error) {
+      const e = error as { status?: number; code?: number; message?: string; moreInfo?: string };
+      if (typeof e.status !== 'number' || isNetworkError(e)) throw networkFailure(e, secrets);
+      throw httpFailure(e.status, `${e.message}${e.code ? ` (Twilio error ${e.code})` : ''}`, { code: e.code, message: e.message, moreInfo: e.moreInfo }, secrets);
+    }
+  }
+}
