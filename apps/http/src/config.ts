@@ -15,11 +15,34 @@ export interface Config {
   encryptionKey?: string;
   /** Run delivery workers in this process (off: an API-only process). */
   runWorkers: boolean;
+  /** LOG_FORMAT: JSON lines, or 'pretty' for a person at a terminal. */
+  logFormat: 'json' | 'pretty';
+  /** HERALD_METRICS: Prometheus metrics off (default), at /metrics on the API port, or on a port of their own. */
+  metrics: { enabled: false } | { enabled: true; port?: number };
+  /** The readiness check fails while the oldest due step has waited longer than this. */
+  readyMaxLagSeconds: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: traces are exported there (OTLP/HTTP protobuf); unset, tracing is off. */
+  otlpEndpoint?: string;
+}
+
+function metricsSetting(value: string | undefined): Config['metrics'] {
+  const v = value?.trim().toLowerCase() ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(v)) return { enabled: false };
+  if (['1', 'true', 'yes', 'on'].includes(v)) return { enabled: true };
+  if (/^\d+$/.test(v) && Number(v) <= 65535) return { enabled: true, port: Number(v) };
+  throw new Error(`HERALD_METRICS must be true, false or a port number, got '${value}'`);
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}
+
+function positiveNumber(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got '${value}'`);
+  return n;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -38,5 +61,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateNetworks: flag(env.HERALD_ALLOW_PRIVATE_NETWORKS, false),
     encryptionKey: env.HERALD_ENCRYPTION_KEY || undefined,
     runWorkers: flag(env.HERALD_WORKERS, true),
+    logFormat: env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json',
+    metrics: metricsSetting(env.HERALD_METRICS),
+    readyMaxLagSeconds: positiveNumber(env.HERALD_READY_MAX_LAG_SECONDS, 60, 'HERALD_READY_MAX_LAG_SECONDS'),
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
   };
 }

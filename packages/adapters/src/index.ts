@@ -13,6 +13,7 @@ export * from './persistence/prisma-preference-repository';
 export * from './persistence/transaction';
 export * from './persistence/sql-event-repository';
 export * from './persistence/sql-job-repository';
+export * from './persistence/sql-delivery-backlog';
 export * from './queue/pg-boss-delivery-queue';
 export * from './security/aes-gcm-credential-cipher';
 export * from './security/encryption-key';

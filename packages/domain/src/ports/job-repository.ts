@@ -20,6 +20,8 @@ export interface RunnableJob {
   payload: JsonObject;
   overrides: JsonObject;
   contextKeys: string[];
+  /** The trigger's W3C traceparent, when it was traced (observability only; opaque here). */
+  traceContext?: string | null;
   /** Outputs of this notification's finished steps, by stepId. */
   steps: Record<string, unknown>;
   preferences: { global: SubscriberPreferenceRecord | null; perWorkflow: SubscriberPreferenceRecord | null };
