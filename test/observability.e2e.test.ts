@@ -11,8 +11,8 @@ let svc: TestService;
 let receiver: Server;
 let failures = 0;
 
-async function scrape(service: TestService): Promise<Sample[]> {
-  const res = await fetch(`${service.url}/metrics`);
+async function scrape(service: TestService | string): Promise<Sample[]> {
+  const res = await fetch(typeof service === 'string' ? service : `${service.url}/metrics`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   return parsePrometheus(await res.text());
@@ -117,17 +117,24 @@ describe('GET /metrics', () => {
 
 describe('delivery lag and readiness', () => {
   it('an API-only process shows due steps aging, and readiness fails once the lag passes its threshold', async () => {
-    const api = await startService({ HERALD_WORKERS: 'false', HERALD_METRICS: 'true', HERALD_READY_MAX_LAG_SECONDS: '1' });
+    // Metrics on a port of their own: not on the API port.
+    const free = createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const metricsPort = (free.address() as AddressInfo).port;
+    await new Promise((r) => free.close(r));
+    const api = await startService({ HERALD_WORKERS: 'false', HERALD_METRICS: String(metricsPort), HERALD_READY_MAX_LAG_SECONDS: '1' });
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     try {
+      expect((await fetch(`${api.url}/metrics`)).status).toBe(404);
       const ready = await fetch(`${api.url}/v1/health-check/ready`);
       expect(ready.status).toBe(200);
       expect((await ready.json()).data).toMatchObject({ status: 'ready', database: 'up', migrations: { pending: [] }, delivery: { dueSteps: 0, lagSeconds: 0, maxLagSeconds: 1 } });
-      const before = await scrape(api);
+      const before = await scrape(metricsUrl);
       expect(total(before, 'herald_steps_due')).toBe(0);
       await insertWorkflowWithSteps(api.databaseUrl, { workflowId: 'queued' }, [{ type: 'in_app', controlValues: { body: 'waiting' } }]);
       expect((await api.request('/v1/events/trigger', { method: 'POST', json: { name: 'queued', to: ['a', 'b'] } })).status).toBe(201);
       await new Promise((r) => setTimeout(r, 1_300));
-      const after = await scrape(api);
+      const after = await scrape(metricsUrl);
       expect(total(after, 'herald_steps_due')).toBe(2);
       expect(total(after, 'herald_delivery_lag_seconds')).toBeGreaterThan(1);
       const late = await fetch(`${api.url}/v1/health-check/ready`);
@@ -140,5 +147,6 @@ describe('delivery lag and readiness', () => {
     } finally {
       await api.dispose();
     }
-  });
+    // It starts a service of its own: allow for a loaded machine.
+  }, 120_000);
 });

@@ -82,4 +82,21 @@ describe('OpenTelemetry traces', () => {
     const statements = trace.filter((s) => attribute(s, 'db.system') === 'postgresql' || attribute(s, 'db.system.name') === 'postgresql');
     expect(statements.some((s) => s.parentSpanId === trigger.spanId)).toBe(true);
   });
+
+  it('a topic trigger traces its fan-out chunks and the steps of the recipients they created', async () => {
+    await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'traced-topic' }, [{ type: 'in_app', stepId: 'inbox', controlValues: { body: 'News' } }]);
+    await svc.request('/v2/subscribers', { method: 'POST', json: { subscriberId: 'reader-1' } });
+    expect((await svc.request('/v2/topics/news/subscriptions', { method: 'POST', json: { subscriptions: ['reader-1'] } })).status).toBeLessThan(300);
+    const res = await svc.request('/v1/events/trigger', { method: 'POST', json: { name: 'traced-topic', to: [{ type: 'Topic', topicKey: 'news' }], transactionId: 'tx-topic' } });
+    expect(res.status).toBe(201);
+
+    const step = await waitFor(() => spans.find((s) => s.name === 'herald.step in_app' && attribute(s, 'herald.transaction_id') === 'tx-topic'));
+    const trace = spans.filter((s) => s.traceId === step.traceId);
+    const trigger = trace.find((s) => s.name === 'herald.trigger')!;
+    expect(trace.find((s) => s.spanId === trigger.parentSpanId)?.name).toBe('POST /v1/events/trigger');
+    const chunks = trace.filter((s) => s.name === 'herald.fanout.chunk');
+    expect(chunks.length).toBeGreaterThanOrEqual(1);
+    expect(chunks.every((c) => c.parentSpanId === trigger.spanId)).toBe(true);
+    expect(step.parentSpanId).toBe(trigger.spanId);
+  });
 });
