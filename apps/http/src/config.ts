@@ -20,6 +20,22 @@ export interface Config {
   retryPolicy: RetryPolicy;
   /** Provider API base URLs by provider id (HERALD_PROVIDER_ENDPOINTS, JSON): sandboxes, proxies, tests. */
   providerEndpoints: Record<string, string>;
+  /** LOG_FORMAT: JSON lines, or 'pretty' for a person at a terminal. */
+  logFormat: 'json' | 'pretty';
+  /** HERALD_METRICS: Prometheus metrics off (default), at /metrics on the API port, or on a port of their own. */
+  metrics: { enabled: false } | { enabled: true; port?: number };
+  /** The readiness check fails while the oldest due step has waited longer than this. */
+  readyMaxLagSeconds: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: traces are exported there (OTLP/HTTP protobuf); unset, tracing is off. */
+  otlpEndpoint?: string;
+}
+
+function metricsSetting(value: string | undefined): Config['metrics'] {
+  const v = value?.trim().toLowerCase() ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(v)) return { enabled: false };
+  if (['1', 'true', 'yes', 'on'].includes(v)) return { enabled: true };
+  if (/^\d+$/.test(v) && Number(v) <= 65535) return { enabled: true, port: Number(v) };
+  throw new Error(`HERALD_METRICS must be true, false or a port number, got '${value}'`);
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -55,6 +71,13 @@ function providerEndpoints(value: string | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(parsed).map(([id, url]) => [id, (url as string).replace(/\/+$/, '')]));
 }
 
+function positiveNumber(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got '${value}'`);
+  return n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got '${env.PORT}'`);
@@ -73,5 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorkers: flag(env.HERALD_WORKERS, true),
     retryPolicy: retryPolicy(env.HERALD_RETRY_POLICY),
     providerEndpoints: providerEndpoints(env.HERALD_PROVIDER_ENDPOINTS),
+    logFormat: env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json',
+    metrics: metricsSetting(env.HERALD_METRICS),
+    readyMaxLagSeconds: positiveNumber(env.HERALD_READY_MAX_LAG_SECONDS, 60, 'HERALD_READY_MAX_LAG_SECONDS'),
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
   };
 }

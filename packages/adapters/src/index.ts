@@ -15,6 +15,7 @@ export * from './persistence/sql-event-repository';
 export * from './persistence/sql-job-repository';
 export * from './persistence/sql-digest-repository';
 export * from './persistence/sql-throttle-repository';
+export * from './persistence/sql-delivery-backlog';
 export * from './queue/pg-boss-delivery-queue';
 export * from './queue/pg-due-work-waker';
 export * from './security/aes-gcm-credential-cipher';

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import { routeTemplate } from '../observability/http-metrics';
 import type { AppEnv } from './app-env';
 
-export function createLogger(level: string, name: string): Logger {
-  return pino({ level, name, base: { pid: process.pid } });
+/** JSON lines, or with `format` 'pretty' coloured lines for a person at a terminal (pino-pretty, in-process). */
+export function createLogger(level: string, name: string, format: 'json' | 'pretty' = 'json'): Logger {
+  const options = { level, name, base: { pid: process.pid } };
+  return format === 'pretty' ? pino(options, pretty({ colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' })) : pino(options);
 }
+
+/** Routes polled by machines or called at high rates: their request lines are debug, not info. */
+const QUIET_ROUTES = new Set(['/v1/health-check', '/v1/health-check/ready', '/metrics', '/v1/events/trigger']);
 
 /** Request id (honours an incoming X-Request-Id) and one structured log line per request. */
 export function requestLogging(logger: Logger): MiddlewareHandler<AppEnv> {
@@ -19,7 +26,9 @@ export function requestLogging(logger: Logger): MiddlewareHandler<AppEnv> {
     c.header('X-Request-Id', requestId);
     await next();
     const status = c.res.status;
-    logger[status >= 500 ? 'error' : 'info'](
+    const level = status >= 500 ? 'error' : status < 400 && QUIET_ROUTES.has(routeTemplate(c)) ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    logger[level](
       { requestId, method: c.req.method, path: c.req.path, status, durationMs: Math.round((performance.now() - started) * 10) / 10 },
       'request',
     );

@@ -9,16 +9,30 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', i
 /** Any constant shared by every Herald process: serialises concurrent start-ups. */
 const MIGRATION_LOCK = 72_616_001;
 
+async function migrationNames(dir: string): Promise<string[]> {
+  return (await readdir(dir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** Migrations this build has that the database has not finished applying (readiness reports them). */
+export async function pendingMigrations(pool: Pool, dir = MIGRATIONS_DIR): Promise<{ applied: number; pending: string[] }> {
+  const names = await migrationNames(dir);
+  const { rows } = await pool
+    .query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL')
+    .catch((error: { code?: string }) => (error.code === '42P01' ? { rows: [] } : Promise.reject(error)));
+  const finished = new Set(rows.map((r) => r.migration_name));
+  return { applied: names.filter((n) => finished.has(n)).length, pending: names.filter((n) => !finished.has(n)) };
+}
+
 /**
  * Applies pending migrations from Prisma's folder layout and records them in `_prisma_migrations`
  * exactly as `prisma migrate deploy` does, so either tool can take over. Runs offline (no schema
  * engine) and under an advisory lock, so two processes starting at once apply each migration once.
  */
 export async function applyMigrations(pool: Pool, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const names = (await readdir(dir, { withFileTypes: true }))
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
+  const names = await migrationNames(dir);
   const client = await pool.connect();
   const applied: string[] = [];
   try {

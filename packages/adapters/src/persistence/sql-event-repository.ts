@@ -158,7 +158,7 @@ export class SqlEventRepository implements EventRepository {
 
   async loadFanout(eventId: string): Promise<FanoutEvent | null> {
     const { rows } = await this.pool.query(
-      `SELECT e.id, e.environment_id, e.workflow_id, e.payload, e.context_keys, e.actor, e.fanout_cursor, e.status
+      `SELECT e.id, e.environment_id, e.workflow_id, e.payload, e.context_keys, e.actor, e.fanout_cursor, e.status, e.trace_context
        FROM events e WHERE e.id = $1`,
       [eventId],
     );
@@ -190,6 +190,7 @@ export class SqlEventRepository implements EventRepository {
       actorSubscriberId: row.actor?.subscriberId ?? null,
       lanes,
       status: row.status,
+      traceContext: row.trace_context,
     };
   }
 

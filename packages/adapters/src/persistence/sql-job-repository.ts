@@ -32,7 +32,7 @@ WITH due AS (
   UNION ALL
   SELECT id, notification_id, workflow_step_id, attempts + 1, false FROM due WHERE NOT leased
 )
-SELECT c.id AS job_id, c.attempts, c.leased, sj.delivery_state, n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides,
+SELECT c.id AS job_id, c.attempts, c.leased, sj.delivery_state, n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides, e.trace_context,
        row_to_json(s.*) AS subscriber,
        row_to_json(ws.*) AS step,
        json_build_object('id', w.id, 'identifier', w.workflow_id, 'name', w.name, 'active', w.active, 'critical', w.critical,
@@ -157,6 +157,7 @@ export class SqlJobRepository implements JobRepository {
           overrides: r.overrides ?? {},
           contextKeys: r.context_keys ?? [],
           deliveryState: r.delivery_state ?? null,
+          traceContext: r.trace_context,
           steps: r.outputs ?? {},
           preferences: preferenceLevels(r.preferences),
       };

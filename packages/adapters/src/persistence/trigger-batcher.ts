@@ -20,11 +20,11 @@ const ACCEPT_BATCH = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(idx int, id uuid, environment_id uuid, workflow_id uuid, transaction_id text, payload jsonb,
     overrides jsonb, "to" jsonb, actor jsonb, tenant jsonb, context_keys text[], status text, fanout_cursor jsonb, channels text[],
-    tags text[], severity text, critical boolean, subscriber_ids text[], steps jsonb)
+    tags text[], severity text, critical boolean, subscriber_ids text[], steps jsonb, trace_context text)
 ), ev AS (
-  INSERT INTO events (id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor, fanned_out_at)
+  INSERT INTO events (id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor, fanned_out_at, trace_context)
   SELECT id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor,
-         CASE WHEN status = 'fanned_out' THEN now() END
+         CASE WHEN status = 'fanned_out' THEN now() END, trace_context
   FROM input ORDER BY idx
   ON CONFLICT (environment_id, transaction_id) DO NOTHING
   RETURNING id, environment_id, transaction_id
@@ -100,6 +100,7 @@ function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>
     critical: a.workflow.critical,
     subscriber_ids: a.recipients.subscriberIds,
     steps: shape.steps,
+    trace_context: a.traceContext ?? null,
   };
 }
 

@@ -86,6 +86,8 @@ export interface TriggerAcceptance {
   recipients: Recipients;
   /** Subscriber objects in `to` and the actor object, created or updated in the same transaction. */
   upserts: SubscriberInput[];
+  /** W3C traceparent of the trigger when it is traced, stored with the event so its delivery continues the trace; opaque here. */
+  traceContext?: string | null;
 }
 
 /** A message a channel step produced, written beside its job. */

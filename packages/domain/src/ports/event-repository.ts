@@ -27,6 +27,8 @@ export interface FanoutEvent {
   /** Progress: the ranges of internal subscriber ids, each with the last id already expanded. */
   lanes: FanoutLane[];
   status: string;
+  /** The trigger's W3C traceparent, when it was traced. */
+  traceContext?: string | null;
 }
 
 /** Progress of one chunk: from the lane as it was when the chunk was read. */

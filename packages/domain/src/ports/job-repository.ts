@@ -22,6 +22,8 @@ export interface RunnableJob {
   contextKeys: string[];
   /** What the previous run of this step kept (StepResult.deliveryState), or null. */
   deliveryState: JsonObject | null;
+  /** The trigger's W3C traceparent, when it was traced (observability only; opaque here). */
+  traceContext?: string | null;
   /** Outputs of this notification's finished steps, by stepId. */
   steps: Record<string, unknown>;
   preferences: { global: SubscriberPreferenceRecord | null; perWorkflow: SubscriberPreferenceRecord | null };

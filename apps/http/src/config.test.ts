@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('observability settings', () => {
+  it.each([
+    [undefined, { enabled: false }],
+    ['false', { enabled: false }],
+    ['true', { enabled: true }],
+    ['9464', { enabled: true, port: 9464 }],
+  ])('HERALD_METRICS=%s', (value, metrics) => {
+    expect(loadConfig({ HERALD_METRICS: value }).metrics).toEqual(metrics);
+  });
+
+  it('refuses a HERALD_METRICS that is neither a switch nor a port', () => {
+    expect(() => loadConfig({ HERALD_METRICS: 'sometimes' })).toThrow(/HERALD_METRICS/);
+    expect(() => loadConfig({ HERALD_METRICS: '70000' })).toThrow(/HERALD_METRICS/);
+  });
+
+  it('reads the log format, the readiness lag threshold and the OTLP endpoint', () => {
+    const config = loadConfig({ LOG_FORMAT: 'pretty', HERALD_READY_MAX_LAG_SECONDS: '5', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' });
+    expect(config).toMatchObject({ logFormat: 'pretty', readyMaxLagSeconds: 5, otlpEndpoint: 'http://collector:4318' });
+    expect(loadConfig({})).toMatchObject({ logFormat: 'json', readyMaxLagSeconds: 60, otlpEndpoint: undefined });
+    expect(() => loadConfig({ HERALD_READY_MAX_LAG_SECONDS: '-1' })).toThrow(/HERALD_READY_MAX_LAG_SECONDS/);
+  });
+});

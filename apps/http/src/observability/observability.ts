@@ -1,0 +1,50 @@
+import { DeliveryObservers, FanOutEvent, TriggerEvent, type EventRepository, type ProviderRegistry, type StepHandlers } from '@herald/domain';
+import type { Logger } from 'pino';
+import { DeliveryLogObserver } from './delivery-log-observer';
+import { DeliveryMetricsObserver } from './delivery-metrics-observer';
+import { MeteredFanOutEvent, MeteredTriggerEvent } from './metered-use-cases';
+import type { HeraldMetrics } from './metrics';
+import { TimedProviderRegistry } from './timed-provider-registry';
+import { noTracing, type Tracing } from './tracing';
+
+/**
+ * Metrics (when enabled) and tracing (when configured), applied by the composition root as
+ * decorators of ports and use cases. Switched off, each returns what it was given: no cost.
+ */
+export class Observability {
+  constructor(
+    readonly metrics: HeraldMetrics | undefined = undefined,
+    readonly tracing: Tracing = noTracing,
+  ) {}
+
+  triggerEvent(events: EventRepository): TriggerEvent {
+    return this.metrics ? new MeteredTriggerEvent(events, this.metrics) : new TriggerEvent(events);
+  }
+
+  fanOutEvent(events: EventRepository): FanOutEvent {
+    return this.metrics ? new MeteredFanOutEvent(events, this.metrics) : new FanOutEvent(events);
+  }
+
+  eventRepository(events: EventRepository): EventRepository {
+    return this.tracing.events(events);
+  }
+
+  providers(registry: ProviderRegistry): ProviderRegistry {
+    const metrics = this.metrics;
+    const timed = metrics
+      ? new TimedProviderRegistry(registry, (provider, seconds, error) => metrics.providerCalls.observe({ provider, result: error ? 'error' : 'success' }, seconds))
+      : registry;
+    return this.tracing.providers(timed);
+  }
+
+  stepHandlers(handlers: StepHandlers): StepHandlers {
+    return this.tracing.steps(handlers);
+  }
+
+  /** Failed attempts and steps are always logged; counted when metrics are on. */
+  deliveryObservers(logger: Logger): DeliveryObservers {
+    const observers = new DeliveryObservers([new DeliveryLogObserver(logger)]);
+    if (this.metrics) observers.add(new DeliveryMetricsObserver(this.metrics));
+    return observers;
+  }
+}
