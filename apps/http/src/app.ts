@@ -21,6 +21,8 @@ import { channelEndpointsRouter } from './routes/channel-endpoints/channel-endpo
 import { workflowsRouter } from './routes/workflows/workflows.index';
 import { notificationsRouter } from './routes/notifications/notifications.index';
 import { inboxRouter } from './routes/inbox/inbox.index';
+import { subscriberInboxRouter } from './routes/subscriber-inbox/subscriber-inbox.index';
+import { environmentsRouter } from './routes/environments/environments.index';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
@@ -42,6 +44,9 @@ export function buildApp({ resolver, logger, serviceName, probe }: AppDependenci
   app.route('/', healthRouter(probe));
   app.route('/', docsRouter(serviceName));
 
+  // The browser inbox authorises with subscriber tokens, not API keys: mounted before the API-key guard.
+  app.route('/', subscriberInboxRouter(resolver));
+
   const authenticate = resolver.get(AuthenticateApiKey);
   app.use('/v1/*', apiKeyAuth(authenticate));
   app.use('/v2/*', apiKeyAuth(authenticate));
@@ -61,12 +66,18 @@ export function buildApp({ resolver, logger, serviceName, probe }: AppDependenci
   app.route('/', workflowsRouter(resolver, serviceName));
   app.route('/', notificationsRouter(resolver));
   app.route('/', inboxRouter(resolver));
+  app.route('/', environmentsRouter(resolver));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
     description: 'ApiKey <secret key>',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'SubscriberToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Bearer <token from POST /v1/inbox/session>',
   });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

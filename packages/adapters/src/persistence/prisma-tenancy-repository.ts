@@ -1,11 +1,15 @@
-import type { ApiKeyRecord, BootstrapSpec, Caller, Environment, TenancyRepository } from '@herald/domain';
+import type { ApiKeyRecord, BootstrapSpec, Caller, CredentialCipher, Environment, EnvironmentSettings, TenancyRepository } from '@herald/domain';
 import type { PrismaClient } from '../generated/prisma/client';
 import { isUuid } from './sql-params';
 
 const BOOTSTRAP_LOCK = 72_616_002;
 
 export class PrismaTenancyRepository implements TenancyRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** Encrypts API key secrets at rest; without one, secrets are not kept (inbox HMAC then has no key to check with). */
+    private readonly cipher?: CredentialCipher,
+  ) {}
 
   async findCallerByKeyHash(keyHash: string): Promise<Caller | null> {
     const key = await this.prisma.apiKey.findFirst({
@@ -47,13 +51,34 @@ export class PrismaTenancyRepository implements TenancyRepository {
     return row && toEnvironment(row);
   }
 
-  async addApiKey(environmentId: string, keyHash: string, hint: string): Promise<ApiKeyRecord> {
-    return this.prisma.apiKey.upsert({
+  async findEnvironmentByIdentifier(publicIdentifier: string): Promise<Environment | null> {
+    const row = await this.prisma.environment.findUnique({ where: { publicIdentifier } });
+    return row && toEnvironment(row);
+  }
+
+  async updateEnvironment(environmentId: string, settings: EnvironmentSettings): Promise<Environment | null> {
+    if (!isUuid(environmentId)) return null;
+    const { count } = await this.prisma.environment.updateMany({ where: { id: environmentId }, data: settings });
+    return count ? this.findEnvironment(environmentId) : null;
+  }
+
+  async addApiKey(environmentId: string, keyHash: string, hint: string, secret?: string): Promise<ApiKeyRecord> {
+    const secretEncrypted = secret && this.cipher ? this.cipher.encrypt({ secret }) : undefined;
+    const record = await this.prisma.apiKey.upsert({
       where: { keyHash },
-      create: { environmentId, keyHash, hint },
+      create: { environmentId, keyHash, hint, secretEncrypted },
       update: {},
       select: apiKeySelect,
     });
+    if (secretEncrypted) await this.prisma.apiKey.updateMany({ where: { keyHash, secretEncrypted: null }, data: { secretEncrypted } });
+    return record;
+  }
+
+  async apiKeySecrets(environmentId: string): Promise<string[]> {
+    if (!this.cipher || !isUuid(environmentId)) return [];
+    const rows = await this.prisma.apiKey.findMany({ where: { environmentId, revokedAt: null, secretEncrypted: { not: null } }, select: { secretEncrypted: true } });
+    const cipher = this.cipher;
+    return rows.map((r) => String(cipher.decrypt(r.secretEncrypted!).secret));
   }
 
   listApiKeys(environmentId: string): Promise<ApiKeyRecord[]> {
@@ -69,6 +94,9 @@ export class PrismaTenancyRepository implements TenancyRepository {
 
 const apiKeySelect = { id: true, environmentId: true, hint: true, createdAt: true, revokedAt: true } as const;
 
-function toEnvironment(row: { id: string; organizationId: string; name: string; slug: string; signingSecret: string }): Environment {
-  return { id: row.id, organizationId: row.organizationId, name: row.name, slug: row.slug, signingSecret: row.signingSecret };
+type EnvironmentRow = Environment;
+
+function toEnvironment(row: EnvironmentRow): Environment {
+  const { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins } = row;
+  return { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins };
 }
