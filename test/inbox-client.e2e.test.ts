@@ -1,6 +1,8 @@
 import { Novu } from '@novu/js';
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from './support/service';
+import { startSecondProcess } from './support/second-process';
 import { waitFor } from './support/wait';
 
 let svc: TestService;
@@ -97,6 +99,55 @@ describe('@novu/js 3.19 against Herald', () => {
     const reread = await client('bob').preferences.list();
     expect(reread.data?.[1].channels.in_app).toBe(false);
     expect(reread.data?.[0].channels.email).toBe(false);
+  });
+
+  it('hears a new notification and the unread count live, within 1 s of the trigger', async () => {
+    const novu = client('cleo');
+    const connected = new Promise<void>((resolve, reject) =>
+      novu.on('socket.connect.resolved', ({ error }) => (error ? reject(error as Error) : resolve())),
+    );
+    const received = new Promise<{ body: string; at: number }>((resolve) =>
+      novu.on('notifications.notification_received', ({ result }) => resolve({ body: result.body, at: Date.now() })),
+    );
+    const unread = new Promise<{ total: number }>((resolve) => novu.on('notifications.unread_count_changed', ({ result }) => resolve(result)));
+    await connected;
+    const triggeredAt = Date.now();
+    await trigger('cleo', '7');
+    const heard = await received;
+    expect(heard.body).toBe('Order 7 shipped');
+    expect(heard.at - triggeredAt).toBeLessThan(1_000);
+    expect(await unread).toMatchObject({ total: 1, severity: { none: 1 } });
+
+    // A change made through the inbox API is pushed too.
+    const counts: number[] = [];
+    novu.on('notifications.unread_count_changed', ({ result }) => counts.push(result.total));
+    const [notification] = await inboxOf(novu);
+    await notification.read();
+    await waitFor(async () => counts.includes(0), 5_000);
+    await novu.socket.disconnect();
+  });
+
+  it('hears what another Herald process on the same database delivered (LISTEN/NOTIFY)', async () => {
+    // An API-only process holds the socket; the test service's workers deliver.
+    const apiOnly = await startSecondProcess(svc.databaseUrl, { HERALD_WORKERS: 'false' });
+    try {
+      const novu = new Novu({ applicationIdentifier, subscriberId: 'dora', apiUrl: apiOnly.url, socketUrl: apiOnly.url, useCache: false });
+      const connected = new Promise<void>((resolve, reject) => novu.on('socket.connect.resolved', ({ error }) => (error ? reject(error as Error) : resolve())));
+      const received = new Promise<string>((resolve) => novu.on('notifications.notification_received', ({ result }) => resolve(result.body)));
+      await connected;
+      await trigger('dora', '8');
+      expect(await received).toBe('Order 8 shipped');
+      await novu.socket.disconnect();
+    } finally {
+      await apiOnly.stop();
+    }
+  });
+
+  it('refuses a socket without a valid subscriber token', async () => {
+    const socket = io(svc.url, { transports: ['websocket'], query: { token: 'forged.token' }, reconnection: false });
+    const error = await new Promise<Error>((resolve) => socket.on('connect_error', resolve));
+    expect(error.message).toMatch(/not valid/);
+    socket.close();
   });
 
   it('refuses a session for an unknown application identifier', async () => {

@@ -114,7 +114,7 @@ import {
   ListInboxNotifications,
 } from '@herald/domain';
 import { SqlActivityRepository, SqlInboxRepository } from '@herald/adapters';
-import { AuthenticateSubscriberToken, GetEnvironment, InboxFeed, InboxLiveObserver, StartInboxSession, SubscriberTokens } from '@herald/domain';
+import { AuthenticateSubscriberToken, GetEnvironment, InboxFeed, InboxLiveObserver, ReadLiveInboxChanges, StartInboxSession, SubscriberTokens } from '@herald/domain';
 import { HmacSubscriberTokens, PgInboxFeed } from '@herald/adapters';
 import { InboxOrigins } from './platform/inbox-cors';
 import { Container } from 'inversify';
@@ -286,6 +286,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
     [TenancyRepository, SubscriberRepository, InboxRepository],
   );
   useCase(AuthenticateSubscriberToken, () => new AuthenticateSubscriberToken(subscriberTokens), []);
+  useCase(ReadLiveInboxChanges, (i: InboxRepository) => new ReadLiveInboxChanges(i), [InboxRepository]);
   container.bind(InboxOrigins).toResolvedValue((t: TenancyRepository) => new InboxOrigins(t), [TenancyRepository]);
 
   return { get: <T>(token: symbol | (new (...args: any[]) => T)) => container.get<T>(token) as T };

@@ -9,6 +9,11 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { buildContainer } from './container';
 import { createLogger } from './platform/logger';
+import { AuthenticateSubscriberToken, ReadLiveInboxChanges } from '@herald/domain';
+import { PgInboxFeed } from '@herald/adapters';
+import type { Server as HttpServer } from 'node:http';
+import { InboxOrigins } from './platform/inbox-cors';
+import { InboxSockets } from './realtime/inbox-sockets';
 
 export interface RunningHerald {
   url: string;
@@ -71,6 +76,16 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
     const pool = db.pool;
     const app = buildApp({ resolver, logger, serviceName: config.serviceName, probe: { ping: async () => void (await pool.query('SELECT 1')) } });
     const server = await listen(app.fetch, config.port, config.host);
+    // Live inbox updates: LISTEN for every process's changes, push them over this port's sockets.
+    const inboxFeed = resolver.get(PgInboxFeed);
+    await inboxFeed.start();
+    const sockets = new InboxSockets(server as HttpServer, {
+      authenticate: resolver.get(AuthenticateSubscriberToken),
+      origins: resolver.get(InboxOrigins),
+      feed: inboxFeed,
+      readChanges: resolver.get(ReadLiveInboxChanges),
+      logger,
+    });
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
     logger.info({ url, docs: `${url}/docs` }, `${config.serviceName} is listening`);
@@ -87,7 +102,9 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
         (stopping ??= (async () => {
           clearInterval(recovery);
           await stopStatistics?.();
+          sockets.close();
           await new Promise<void>((resolve) => server.close(() => resolve()));
+          await inboxFeed.stop();
           // Workers finish the batches they hold (their results are recorded) before anything closes.
           await deliveryQueue.stop();
           await stopPgBoss(queue);

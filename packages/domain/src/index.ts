@@ -113,3 +113,4 @@ export * from './use-cases/inbox-session/start-inbox-session';
 export * from './use-cases/inbox-session/authenticate-subscriber-token';
 export * from './ports/inbox-feed';
 export * from './use-cases/inbox-session/inbox-live-observer';
+export * from './use-cases/inbox-session/read-live-inbox-changes';
