@@ -23,6 +23,7 @@ import { notificationsRouter } from './routes/notifications/notifications.index'
 import { inboxRouter } from './routes/inbox/inbox.index';
 import { subscriberInboxRouter } from './routes/subscriber-inbox/subscriber-inbox.index';
 import { environmentsRouter } from './routes/environments/environments.index';
+import { inboxDemoRouter } from './routes/inbox-demo/inbox-demo.index';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
@@ -31,10 +32,12 @@ export interface AppDependencies {
   logger: Logger;
   serviceName: string;
   probe: HealthProbe;
+  /** Serve the development Inbox demo page. */
+  inboxDemo?: boolean;
 }
 
 /** The HTTP surface: where every request enters. Routes under /v1 and /v2 need an API key. */
-export function buildApp({ resolver, logger, serviceName, probe }: AppDependencies) {
+export function buildApp({ resolver, logger, serviceName, probe, inboxDemo = false }: AppDependencies) {
   const app = createRouter();
   app.use('*', requestLogging(logger));
   app.use(
@@ -46,6 +49,7 @@ export function buildApp({ resolver, logger, serviceName, probe }: AppDependenci
 
   // The browser inbox authorises with subscriber tokens, not API keys: mounted before the API-key guard.
   app.route('/', subscriberInboxRouter(resolver));
+  if (inboxDemo) app.route('/', inboxDemoRouter(resolver, serviceName));
 
   const authenticate = resolver.get(AuthenticateApiKey);
   app.use('/v1/*', apiKeyAuth(authenticate));

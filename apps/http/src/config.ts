@@ -15,6 +15,8 @@ export interface Config {
   encryptionKey?: string;
   /** Run delivery workers in this process (off: an API-only process). */
   runWorkers: boolean;
+  /** Serve the Inbox demo page at /inbox/demo (development; off when NODE_ENV=production). */
+  inboxDemo: boolean;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -38,5 +40,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowPrivateNetworks: flag(env.HERALD_ALLOW_PRIVATE_NETWORKS, false),
     encryptionKey: env.HERALD_ENCRYPTION_KEY || undefined,
     runWorkers: flag(env.HERALD_WORKERS, true),
+    inboxDemo: flag(env.HERALD_INBOX_DEMO, env.NODE_ENV !== 'production'),
   };
 }

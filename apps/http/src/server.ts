@@ -74,7 +74,7 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
     }
 
     const pool = db.pool;
-    const app = buildApp({ resolver, logger, serviceName: config.serviceName, probe: { ping: async () => void (await pool.query('SELECT 1')) } });
+    const app = buildApp({ resolver, logger, serviceName: config.serviceName, inboxDemo: config.inboxDemo, probe: { ping: async () => void (await pool.query('SELECT 1')) } });
     const server = await listen(app.fetch, config.port, config.host);
     // Live inbox updates: LISTEN for every process's changes, push them over this port's sockets.
     const inboxFeed = resolver.get(PgInboxFeed);
