@@ -26,6 +26,9 @@ import { httpMetrics } from './observability/http-metrics';
 import type { HeraldMetrics } from './observability/metrics';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './platform/app-env';
+import { subscriberInboxRouter } from './routes/subscriber-inbox/subscriber-inbox.index';
+import { environmentsRouter } from './routes/environments/environments.index';
+import { inboxDemoRouter } from './routes/inbox-demo/inbox-demo.index';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
@@ -39,10 +42,12 @@ export interface AppDependencies {
   serveMetrics?: boolean;
   /** A span per request, when tracing is on. */
   tracing?: MiddlewareHandler<AppEnv> | null;
+  /** Serve the development Inbox demo page. */
+  inboxDemo?: boolean;
 }
 
 /** The HTTP surface: where every request enters. Routes under /v1 and /v2 need an API key. */
-export function buildApp({ resolver, logger, serviceName, probe, metrics, serveMetrics, tracing }: AppDependencies) {
+export function buildApp({ resolver, logger, serviceName, probe, metrics, serveMetrics, tracing, inboxDemo = false }: AppDependencies) {
   const app = createRouter();
   if (tracing) app.use('*', tracing);
   app.use('*', requestLogging(logger));
@@ -54,6 +59,10 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   app.route('/', healthRouter(probe));
   if (metrics && serveMetrics) app.route('/', metricsRouter(metrics));
   app.route('/', docsRouter(serviceName));
+
+  // The browser inbox authorises with subscriber tokens, not API keys: mounted before the API-key guard.
+  app.route('/', subscriberInboxRouter(resolver));
+  if (inboxDemo) app.route('/', inboxDemoRouter(resolver, serviceName));
 
   const authenticate = resolver.get(AuthenticateApiKey);
   app.use('/v1/*', apiKeyAuth(authenticate));
@@ -74,12 +83,18 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   app.route('/', workflowsRouter(resolver, serviceName));
   app.route('/', notificationsRouter(resolver));
   app.route('/', inboxRouter(resolver));
+  app.route('/', environmentsRouter(resolver));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
     description: 'ApiKey <secret key>',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'SubscriberToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Bearer <token from POST /v1/inbox/session>',
   });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

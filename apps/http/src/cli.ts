@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
-import { applyMigrations, connectDatabase, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
+import { AesGcmCredentialCipher, applyMigrations, connectDatabase, loadEncryptionKey, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
 import { ConfigureRetryPolicy, DomainError, ManageApiKeys, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
 
 const USAGE = `Usage: pnpm herald <command>
 
-  environments                              list environments
+  environments                              list environments (slug, name, id, inbox application identifier)
+  environments set <slug|id> [--cors-origins <origin,...>] [--inbox-hmac on|off]
+                                            browser origins allowed to call the inbox API; whether
+                                            inbox sessions need subscriberHash (HMAC of the subscriber id)
   keys list    --environment <slug|id>      list an environment's API keys (hints only)
   keys create  --environment <slug|id>      create a secret API key (printed once)
   keys revoke  <keyId>                      revoke an API key
@@ -29,7 +32,7 @@ function printPolicy({ environment, effective, own }: RetryPolicyView): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' }, 'cors-origins': { type: 'string' }, 'inbox-hmac': { type: 'string' } } });
   const [command, action, target] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
@@ -40,10 +43,17 @@ async function main(argv: string[]): Promise<number> {
   const db = connectDatabase(config.databaseUrl ?? embedded!.url, 2);
   try {
     await applyMigrations(db.pool);
-    const keys = new ManageApiKeys(new PrismaTenancyRepository(db.prisma));
+    const cipher = new AesGcmCredentialCipher(loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir }));
+    const keys = new ManageApiKeys(new PrismaTenancyRepository(db.prisma, cipher));
     const environment = values.environment ?? 'development';
-    if (command === 'environments') {
-      for (const e of await keys.listEnvironments()) console.log(`${e.slug}\t${e.name}\t${e.id}`);
+    if (command === 'environments' && action === 'set' && target) {
+      const hmac = values['inbox-hmac'];
+      if (hmac !== undefined && !['on', 'off'].includes(hmac)) throw new DomainError('BAD_REQUEST', '--inbox-hmac must be on or off');
+      const corsOrigins = values['cors-origins']?.split(',').map((o) => o.trim()).filter(Boolean);
+      const e = await keys.configure(target, { corsOrigins, inboxHmac: hmac === undefined ? undefined : hmac === 'on' });
+      console.log(`${e.slug}\tapplication identifier ${e.publicIdentifier}\tinbox HMAC ${e.inboxHmac ? 'on' : 'off'}\tCORS origins ${e.corsOrigins.join(',') || '(none)'}`);
+    } else if (command === 'environments') {
+      for (const e of await keys.listEnvironments()) console.log(`${e.slug}\t${e.name}\t${e.id}\t${e.publicIdentifier}`);
     } else if (command === 'keys' && action === 'list') {
       for (const k of await keys.list(environment)) console.log(`${k.id}\t${k.hint}\t${k.createdAt.toISOString()}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
     } else if (command === 'keys' && action === 'create') {

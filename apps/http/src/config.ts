@@ -16,6 +16,8 @@ export interface Config {
   encryptionKey?: string;
   /** Run delivery workers in this process (off: an API-only process). */
   runWorkers: boolean;
+  /** Serve the Inbox demo page at /inbox/demo (development; off when NODE_ENV=production). */
+  inboxDemo: boolean;
   /** Provider retry policy of environments that set none (HERALD_RETRY_POLICY, JSON, partial). */
   retryPolicy: RetryPolicy;
   /** Provider API base URLs by provider id (HERALD_PROVIDER_ENDPOINTS, JSON): sandboxes, proxies, tests. */
@@ -100,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: metricsSetting(env.HERALD_METRICS),
     readyMaxLagSeconds: positiveNumber(env.HERALD_READY_MAX_LAG_SECONDS, 60, 'HERALD_READY_MAX_LAG_SECONDS'),
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+    inboxDemo: flag(env.HERALD_INBOX_DEMO, env.NODE_ENV !== 'production'),
   };
 }

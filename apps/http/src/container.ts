@@ -116,6 +116,9 @@ import {
   ListInboxNotifications,
 } from '@herald/domain';
 import { SqlActivityRepository, SqlInboxRepository } from '@herald/adapters';
+import { AuthenticateSubscriberToken, GetEnvironment, InboxFeed, InboxLiveObserver, ReadLiveInboxChanges, StartInboxSession, SubscriberTokens } from '@herald/domain';
+import { HmacSubscriberTokens, PgInboxFeed } from '@herald/adapters';
+import { InboxOrigins } from './platform/inbox-cors';
 import { Container } from 'inversify';
 import type { Config } from './config';
 import { Observability } from './observability/observability';
@@ -135,7 +138,9 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   container.bind<Database>(DatabaseToken).toConstantValue(db);
 
   // Ports -> adapters
-  container.bind<TenancyRepository>(TenancyRepository).toConstantValue(new PrismaTenancyRepository(db.prisma));
+  // API key secrets are kept encrypted with the installation key (inbox HMAC checks need them).
+  const tenancyCipher = new AesGcmCredentialCipher(loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir }));
+  container.bind<TenancyRepository>(TenancyRepository).toConstantValue(new PrismaTenancyRepository(db.prisma, tenancyCipher));
   container.bind<SubscriberRepository>(SubscriberRepository).toConstantValue(new PrismaSubscriberRepository(db.prisma, db.pool));
 
   // Use cases
@@ -144,6 +149,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(AuthenticateApiKey, (t: TenancyRepository) => new AuthenticateApiKey(t), [TenancyRepository]);
   useCase(BootstrapOrganization, (t: TenancyRepository) => new BootstrapOrganization(t), [TenancyRepository]);
   useCase(ManageApiKeys, (t: TenancyRepository) => new ManageApiKeys(t), [TenancyRepository]);
+  useCase(GetEnvironment, (t: TenancyRepository) => new GetEnvironment(t), [TenancyRepository]);
   useCase(CreateSubscriber, (s: SubscriberRepository) => new CreateSubscriber(s), [SubscriberRepository]);
   useCase(GetSubscriber, (s: SubscriberRepository) => new GetSubscriber(s), [SubscriberRepository]);
   useCase(UpdateSubscriber, (s: SubscriberRepository) => new UpdateSubscriber(s), [SubscriberRepository]);
@@ -278,6 +284,22 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(DeleteInboxNotification, (i: InboxRepository) => new DeleteInboxNotification(i), [InboxRepository]);
   useCase(ChangeInboxNotifications, (i: InboxRepository) => new ChangeInboxNotifications(i), [InboxRepository]);
   useCase(CompleteInboxAction, (i: InboxRepository) => new CompleteInboxAction(i), [InboxRepository]);
+
+  // The browser inbox: subscriber sessions and tokens, and live updates heard by every process
+  const subscriberTokens = new HmacSubscriberTokens(loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir }));
+  container.bind<SubscriberTokens>(SubscriberTokens).toConstantValue(subscriberTokens);
+  const inboxFeed = new PgInboxFeed(db.pool, (err) => logger.warn({ err }, 'inbox live feed'));
+  container.bind<PgInboxFeed>(PgInboxFeed).toConstantValue(inboxFeed);
+  container.bind<InboxFeed>(InboxFeed).toConstantValue(inboxFeed);
+  container.get<DeliveryObservers>(DeliveryObserver).add(new InboxLiveObserver(inboxFeed));
+  useCase(
+    StartInboxSession,
+    (t: TenancyRepository, s: SubscriberRepository, i: InboxRepository) => new StartInboxSession(t, s, i, subscriberTokens),
+    [TenancyRepository, SubscriberRepository, InboxRepository],
+  );
+  useCase(AuthenticateSubscriberToken, () => new AuthenticateSubscriberToken(subscriberTokens), []);
+  useCase(ReadLiveInboxChanges, (i: InboxRepository) => new ReadLiveInboxChanges(i), [InboxRepository]);
+  container.bind(InboxOrigins).toResolvedValue((t: TenancyRepository) => new InboxOrigins(t), [TenancyRepository]);
 
   return { get: <T>(token: symbol | (new (...args: any[]) => T)) => container.get<T>(token) as T };
 }

@@ -13,6 +13,11 @@ import { HeraldMetrics } from './observability/metrics';
 import { Observability } from './observability/observability';
 import { noTracing, type Tracing } from './observability/tracing';
 import { metricsRouter } from './routes/metrics/metrics.index';
+import { AuthenticateSubscriberToken, ReadLiveInboxChanges } from '@herald/domain';
+import { PgInboxFeed } from '@herald/adapters';
+import type { Server as HttpServer } from 'node:http';
+import { InboxOrigins } from './platform/inbox-cors';
+import { InboxSockets } from './realtime/inbox-sockets';
 
 export interface RunningHerald {
   url: string;
@@ -85,12 +90,22 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing):
       maxLagSeconds: config.readyMaxLagSeconds,
     };
     const separateMetrics = config.metrics.enabled ? config.metrics.port : undefined;
-    const app = buildApp({ resolver, logger, serviceName: config.serviceName, probe, metrics, serveMetrics: separateMetrics === undefined, tracing: tracing.http });
+    const app = buildApp({ resolver, logger, serviceName: config.serviceName, probe, metrics, serveMetrics: separateMetrics === undefined, tracing: tracing.http, inboxDemo: config.inboxDemo });
     if (metrics && separateMetrics !== undefined) {
       metricsServer = await listen(metricsRouter(metrics).fetch, separateMetrics, config.host);
       logger.info({ metrics: `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` }, 'serving metrics on their own port');
     }
     const server = await listen(app.fetch, config.port, config.host);
+    // Live inbox updates: LISTEN for every process's changes, push them over this port's sockets.
+    const inboxFeed = resolver.get(PgInboxFeed);
+    await inboxFeed.start();
+    const sockets = new InboxSockets(server as HttpServer, {
+      authenticate: resolver.get(AuthenticateSubscriberToken),
+      origins: resolver.get(InboxOrigins),
+      feed: inboxFeed,
+      readChanges: resolver.get(ReadLiveInboxChanges),
+      logger,
+    });
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
     logger.info({ url, docs: `${url}/docs` }, `${config.serviceName} is listening`);
@@ -107,8 +122,10 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing):
         (stopping ??= (async () => {
           clearInterval(recovery);
           await stopStatistics?.();
+          sockets.close();
           await new Promise<void>((resolve) => server.close(() => resolve()));
           await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
+          await inboxFeed.stop();
           // Workers finish the batches they hold (their results are recorded) before anything closes.
           await deliveryQueue.stop();
           await stopPgBoss(queue);

@@ -20,6 +20,8 @@ export * from './queue/pg-boss-delivery-queue';
 export * from './queue/pg-due-work-waker';
 export * from './security/aes-gcm-credential-cipher';
 export * from './security/encryption-key';
+export * from './security/hmac-subscriber-tokens';
+export * from './realtime/pg-inbox-feed';
 export * from './persistence/prisma-integration-repository';
 export * from './persistence/prisma-channel-connection-repository';
 export * from './persistence/prisma-channel-endpoint-repository';

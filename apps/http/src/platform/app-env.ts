@@ -1,4 +1,4 @@
-import type { Caller } from '@herald/domain';
+import type { Caller, SubscriberClaims } from '@herald/domain';
 import type { Logger } from 'pino';
 
 /** Hono variables every handler can read. */
@@ -8,6 +8,10 @@ export type AppEnv = {
     logger: Logger;
     /** Set by the API-key middleware on every authenticated route. */
     caller: Caller;
+    /** Set by the subscriber-token middleware on the browser inbox routes (/v1/inbox/*). */
+    subscriber: SubscriberClaims;
+    /** The Origin of a cross-origin browser request to the inbox API, checked against the environment's list. */
+    crossOrigin: string | undefined;
   };
 };
 

@@ -1,11 +1,15 @@
-import type { ApiKeyRecord, BootstrapSpec, Caller, Environment, RetryPolicy, TenancyRepository } from '@herald/domain';
+import type { ApiKeyRecord, BootstrapSpec, Caller, CredentialCipher, Environment, EnvironmentSettings, RetryPolicy, TenancyRepository } from '@herald/domain';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { isUuid } from './sql-params';
 
 const BOOTSTRAP_LOCK = 72_616_002;
 
 export class PrismaTenancyRepository implements TenancyRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** Encrypts API key secrets at rest; without one, secrets are not kept (inbox HMAC then has no key to check with). */
+    private readonly cipher?: CredentialCipher,
+  ) {}
 
   async findCallerByKeyHash(keyHash: string): Promise<Caller | null> {
     const key = await this.prisma.apiKey.findFirst({
@@ -51,13 +55,34 @@ export class PrismaTenancyRepository implements TenancyRepository {
     await this.prisma.environment.update({ where: { id: environmentId }, data: { retryPolicy: policy ?? Prisma.DbNull } });
   }
 
-  async addApiKey(environmentId: string, keyHash: string, hint: string): Promise<ApiKeyRecord> {
-    return this.prisma.apiKey.upsert({
+  async findEnvironmentByIdentifier(publicIdentifier: string): Promise<Environment | null> {
+    const row = await this.prisma.environment.findUnique({ where: { publicIdentifier } });
+    return row && toEnvironment(row);
+  }
+
+  async updateEnvironment(environmentId: string, settings: EnvironmentSettings): Promise<Environment | null> {
+    if (!isUuid(environmentId)) return null;
+    const { count } = await this.prisma.environment.updateMany({ where: { id: environmentId }, data: settings });
+    return count ? this.findEnvironment(environmentId) : null;
+  }
+
+  async addApiKey(environmentId: string, keyHash: string, hint: string, secret?: string): Promise<ApiKeyRecord> {
+    const secretEncrypted = secret && this.cipher ? this.cipher.encrypt({ secret }) : undefined;
+    const record = await this.prisma.apiKey.upsert({
       where: { keyHash },
-      create: { environmentId, keyHash, hint },
+      create: { environmentId, keyHash, hint, secretEncrypted },
       update: {},
       select: apiKeySelect,
     });
+    if (secretEncrypted) await this.prisma.apiKey.updateMany({ where: { keyHash, secretEncrypted: null }, data: { secretEncrypted } });
+    return record;
+  }
+
+  async apiKeySecrets(environmentId: string): Promise<string[]> {
+    if (!this.cipher || !isUuid(environmentId)) return [];
+    const rows = await this.prisma.apiKey.findMany({ where: { environmentId, revokedAt: null, secretEncrypted: { not: null } }, select: { secretEncrypted: true } });
+    const cipher = this.cipher;
+    return rows.map((r) => String(cipher.decrypt(r.secretEncrypted!).secret));
   }
 
   listApiKeys(environmentId: string): Promise<ApiKeyRecord[]> {
@@ -73,7 +98,10 @@ export class PrismaTenancyRepository implements TenancyRepository {
 
 const apiKeySelect = { id: true, environmentId: true, hint: true, createdAt: true, revokedAt: true } as const;
 
-function toEnvironment(row: { id: string; organizationId: string; name: string; slug: string; signingSecret: string; retryPolicy?: unknown }): Environment {
+type EnvironmentRow = Omit<Environment, 'retryPolicy'> & { retryPolicy?: unknown };
+
+function toEnvironment(row: EnvironmentRow): Environment {
+  const { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins } = row;
   const retryPolicy = (row.retryPolicy ?? null) as Environment['retryPolicy'];
-  return { id: row.id, organizationId: row.organizationId, name: row.name, slug: row.slug, signingSecret: row.signingSecret, retryPolicy };
+  return { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins, retryPolicy };
 }

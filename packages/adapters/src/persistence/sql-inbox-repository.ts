@@ -1,4 +1,5 @@
 import type {
+  Severity,
   InboxActionType,
   InboxFilter,
   InboxNotification,
@@ -170,5 +171,34 @@ export class SqlInboxRepository implements InboxRepository {
     const where = `${scope(owner, params)} AND ${selectionSql(selection, params)}`;
     const { rowCount } = await this.pool.query(`DELETE FROM messages m WHERE ${where}`, params.values);
     return rowCount ?? 0;
+  }
+
+  async findByJobs(environmentId: string, jobIds: string[]): Promise<InboxNotification[]> {
+    const ids = jobIds.filter(isUuid);
+    if (!ids.length) return [];
+    const { rows } = await this.pool.query(
+      `SELECT m.*, s.subscriber_id AS owner_subscriber_id, s.first_name, s.last_name, s.avatar AS owner_avatar
+       FROM messages m JOIN subscribers s ON s.id = m.subscriber_id
+       WHERE m.environment_id = $1 AND m.job_id = ANY($2::uuid[]) AND m.channel = 'in_app'`,
+      [environmentId, ids],
+    );
+    return rows.map((r) =>
+      toNotification(r, { id: r.subscriber_id, environmentId, subscriberId: r.owner_subscriber_id, firstName: r.first_name, lastName: r.last_name, avatar: r.owner_avatar }),
+    );
+  }
+
+  async unreadBySeverity(environmentId: string, subscriberRefs: string[]): Promise<Map<string, Partial<Record<Severity, number>>>> {
+    const refs = subscriberRefs.filter(isUuid);
+    const counts = new Map<string, Partial<Record<Severity, number>>>();
+    if (!refs.length) return counts;
+    const { rows } = await this.pool.query(
+      `SELECT m.subscriber_id, m.severity, count(*)::int AS n FROM messages m
+       WHERE m.environment_id = $1 AND m.subscriber_id = ANY($2::uuid[]) AND m.channel = 'in_app'
+         AND NOT m.is_read AND NOT m.is_archived AND NOT ${SNOOZED}
+       GROUP BY m.subscriber_id, m.severity`,
+      [environmentId, refs],
+    );
+    for (const r of rows) counts.set(r.subscriber_id, { ...counts.get(r.subscriber_id), [r.severity]: r.n });
+    return counts;
   }
 }

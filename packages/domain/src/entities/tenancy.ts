@@ -15,6 +15,18 @@ export interface Environment {
   signingSecret: string;
   /** Provider retry policy; null: the service default. */
   retryPolicy?: RetryPolicy | null;
+  /** Public application identifier of the browser Inbox (not a secret). */
+  publicIdentifier: string;
+  /** Inbox sessions must prove the subscriber id with an HMAC made with one of the environment's secret keys. */
+  inboxHmac: boolean;
+  /** Browser origins allowed to call the subscriber inbox API. */
+  corsOrigins: string[];
+}
+
+/** What the operator may change on an environment. */
+export interface EnvironmentSettings {
+  inboxHmac?: boolean;
+  corsOrigins?: string[];
 }
 
 export interface ApiKeyRecord {

@@ -1,3 +1,4 @@
+import type { Severity } from '../entities/channel';
 import type { InboxActionType, InboxFilter, InboxNotification, InboxOwner, InboxPatch, InboxSelection } from '../entities/inbox';
 
 export const InboxRepository = Symbol.for('InboxRepository');
@@ -23,4 +24,11 @@ export interface InboxRepository {
   setActionCompleted(owner: InboxOwner, notificationId: string, action: InboxActionType, completed: boolean, contextKeys?: string[]): Promise<InboxNotification | null>;
   /** Deletes the selected notifications (one by id when `ids` has one entry); returns how many. */
   delete(owner: InboxOwner, selection: InboxSelection): Promise<number>;
+  /** The in-app notifications these jobs created in the environment, with their owners (live pushes). */
+  findByJobs(environmentId: string, jobIds: string[]): Promise<InboxNotification[]>;
+  /**
+   * Unread, unarchived, unsnoozed counts per severity of each subscriber (internal ids), in one
+   * statement; a subscriber with none is absent.
+   */
+  unreadBySeverity(environmentId: string, subscriberRefs: string[]): Promise<Map<string, Partial<Record<Severity, number>>>>;
 }

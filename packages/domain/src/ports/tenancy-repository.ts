@@ -1,5 +1,5 @@
 import type { RetryPolicy } from '../entities/retry-policy';
-import type { ApiKeyRecord, Caller, Environment, Organization } from '../entities/tenancy';
+import type { ApiKeyRecord, Caller, Environment, EnvironmentSettings, Organization } from '../entities/tenancy';
 
 export const TenancyRepository = Symbol.for('TenancyRepository');
 
@@ -20,8 +20,17 @@ export interface TenancyRepository {
   findEnvironment(environmentId: string): Promise<Environment | null>;
   /** Stores the environment's provider retry policy (the fields it overrides); null returns it to the service default. */
   setRetryPolicy(environmentId: string, policy: Partial<RetryPolicy> | null): Promise<void>;
-  /** Idempotent on the hash: adding a key that exists returns the existing record. */
-  addApiKey(environmentId: string, keyHash: string, hint: string): Promise<ApiKeyRecord>;
+  /** The environment with that public application identifier, or null. */
+  findEnvironmentByIdentifier(publicIdentifier: string): Promise<Environment | null>;
+  /** Applies the defined settings; null when the environment does not exist. */
+  updateEnvironment(environmentId: string, settings: EnvironmentSettings): Promise<Environment | null>;
+  /**
+   * Idempotent on the hash: adding a key that exists returns the existing record. The secret, when
+   * given, is kept encrypted at rest (inbox HMAC checks need it); an existing key without one gets it.
+   */
+  addApiKey(environmentId: string, keyHash: string, hint: string, secret?: string): Promise<ApiKeyRecord>;
+  /** The secrets of the environment's unrevoked keys that were stored with one, decrypted. */
+  apiKeySecrets(environmentId: string): Promise<string[]>;
   listApiKeys(environmentId: string): Promise<ApiKeyRecord[]>;
   /** false when no unrevoked key has that id. */
   revokeApiKey(apiKeyId: string): Promise<boolean>;

@@ -1,3 +1,4 @@
+import type { Severity } from '../entities/channel';
 import type { InboxActionType, InboxFilter, InboxNotification, InboxOwner, InboxPatch, InboxSelection } from '../entities/inbox';
 import type { InboxRepository } from '../ports/inbox-repository';
 
@@ -92,5 +93,24 @@ export class InMemoryInboxRepository implements InboxRepository {
     const doomed = new Set(this.selected(owner, selection));
     for (let i = this.notifications.length - 1; i >= 0; i--) if (doomed.has(this.notifications[i])) this.notifications.splice(i, 1);
     return doomed.size;
+  }
+
+  /** jobId -> notification id, for findByJobs. */
+  readonly jobs = new Map<string, string>();
+
+  async findByJobs(environmentId: string, jobIds: string[]) {
+    const ids = new Set(jobIds.map((j) => this.jobs.get(j)));
+    return this.notifications.filter((n) => n.to.environmentId === environmentId && ids.has(n.id)).map((n) => ({ ...n }));
+  }
+
+  async unreadBySeverity(environmentId: string, subscriberRefs: string[]) {
+    const counts = new Map<string, Partial<Record<Severity, number>>>();
+    for (const n of this.notifications) {
+      if (n.to.environmentId !== environmentId || !subscriberRefs.includes(n.to.id) || !matches(n, { read: false, archived: false, snoozed: false })) continue;
+      const entry = counts.get(n.to.id) ?? {};
+      entry[n.severity] = (entry[n.severity] ?? 0) + 1;
+      counts.set(n.to.id, entry);
+    }
+    return counts;
   }
 }

@@ -22,13 +22,13 @@ export class BootstrapOrganization {
     });
     const development = environments.find((e) => e.slug === 'development') ?? environments[0];
     if (configuredKey) {
-      await this.tenancy.addApiKey(development.id, hashApiKey(configuredKey), keyHint(configuredKey));
+      await this.tenancy.addApiKey(development.id, hashApiKey(configuredKey), keyHint(configuredKey), configuredKey);
       return { environments };
     }
     if (!created) return { environments };
     // Production gets its keys from the operator command, so no unseen secret exists.
     const key = generateApiKey();
-    await this.tenancy.addApiKey(development.id, hashApiKey(key), keyHint(key));
+    await this.tenancy.addApiKey(development.id, hashApiKey(key), keyHint(key), key);
     const generatedKey = { environment: development.slug, key };
     return { environments, generatedKey };
   }

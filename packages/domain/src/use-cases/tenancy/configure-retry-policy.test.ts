@@ -6,8 +6,8 @@ import { ConfigureRetryPolicy } from './configure-retry-policy';
 
 function tenancy() {
   const environments: Environment[] = [
-    { id: 'e1', organizationId: 'o', name: 'Development', slug: 'development', signingSecret: 's', retryPolicy: null },
-    { id: 'e2', organizationId: 'o', name: 'Production', slug: 'production', signingSecret: 's', retryPolicy: null },
+    { id: 'e1', organizationId: 'o', name: 'Development', slug: 'development', signingSecret: 's', publicIdentifier: 'pk_dev', inboxHmac: false, corsOrigins: [], retryPolicy: null },
+    { id: 'e2', organizationId: 'o', name: 'Production', slug: 'production', signingSecret: 's', publicIdentifier: 'pk_test', inboxHmac: false, corsOrigins: [], retryPolicy: null },
   ];
   const repo = {
     listEnvironments: async () => environments,

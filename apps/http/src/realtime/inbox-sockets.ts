@@ -1,0 +1,76 @@
+import type { Server as HttpServer } from 'node:http';
+import { DomainError, type AuthenticateSubscriberToken, type InboxFeed, type InboxFeedEvent, type ReadLiveInboxChanges } from '@herald/domain';
+import type { Logger } from 'pino';
+import { Server } from 'socket.io';
+import type { InboxOrigins } from '../platform/inbox-cors';
+import { presentSocketMessage } from './socket-message';
+
+export interface InboxSocketsDependencies {
+  authenticate: AuthenticateSubscriberToken;
+  origins: InboxOrigins;
+  feed: InboxFeed;
+  readChanges: ReadLiveInboxChanges;
+  logger: Logger;
+}
+
+const room = (environmentId: string, subscriberRef: string) => `${environmentId}:${subscriberRef}`;
+
+/**
+ * The Inbox's live channel: socket.io (what `@novu/js` opens for a self-hosted socketUrl) on the
+ * HTTP server's own port, at /socket.io. A socket is authorised by its subscriber token and joins
+ * its subscriber's room; whatever the feed carries for the subscribers held here is read in one
+ * batch and pushed as `notification_received` and `unread_count_changed`.
+ */
+export class InboxSockets {
+  private readonly io: Server;
+  private readonly unsubscribe: () => void;
+
+  constructor(server: HttpServer, private readonly deps: InboxSocketsDependencies) {
+    this.io = new Server(server, { path: '/socket.io', serveClient: false, transports: ['websocket', 'polling'], pingInterval: 25_000 });
+    this.io.use((socket, next) => {
+      const token = socket.handshake.query.token ?? socket.handshake.auth?.token;
+      this.authorise(typeof token === 'string' ? token : undefined, socket.handshake.headers.origin, socket.handshake.headers.host)
+        .then((roomName) => {
+          socket.data.room = roomName;
+          next();
+        })
+        .catch((error: unknown) => next(new Error(error instanceof DomainError ? error.message : 'unauthorised')));
+    });
+    this.io.on('connection', (socket) => void socket.join(socket.data.room as string));
+    this.unsubscribe = deps.feed.subscribe((events) => void this.push(events));
+  }
+
+  /** How many sockets this process holds. */
+  get connections(): number {
+    return this.io.engine.clientsCount;
+  }
+
+  /** Drops every socket (the HTTP server, closed by its owner, would otherwise wait for them). */
+  close(): void {
+    this.unsubscribe();
+    this.io.disconnectSockets(true);
+    this.io.engine.close();
+  }
+
+  private async authorise(token: string | undefined, origin: string | undefined, host: string | undefined): Promise<string> {
+    const claims = this.deps.authenticate.execute(token ? `Bearer ${token}` : undefined);
+    const own = host ? [`http://${host}`, `https://${host}`] : [];
+    await this.deps.origins.check(claims.environmentId, origin && !own.includes(origin) ? origin : undefined);
+    return room(claims.environmentId, claims.subscriberRef);
+  }
+
+  private async push(events: InboxFeedEvent[]): Promise<void> {
+    const rooms = this.io.sockets.adapter.rooms;
+    const held = events.filter((e) => rooms.has(room(e.environmentId, e.subscriberRef)));
+    if (!held.length) return;
+    try {
+      for (const change of await this.deps.readChanges.execute(held)) {
+        const to = this.io.to(room(change.environmentId, change.subscriberRef));
+        for (const notification of change.notifications) to.emit('notification_received', { message: presentSocketMessage(notification) });
+        to.emit('unread_count_changed', { counts: change.unreadCount });
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'pushing inbox changes to sockets failed');
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import type { InboxFeed, InboxFeedEvent } from '@herald/domain';
+import pg from 'pg';
+
+const CHANNEL = 'herald_inbox';
+/** NOTIFY payloads must stay under 8000 bytes. */
+const PAYLOAD_MAX = 7_000;
+const RECONNECT_MS = 1_000;
+
+type Wire = [environmentId: string, subscriberRef: string, jobIds: string[]];
+
+/** Packs events into as few payloads as fit, each a JSON array of [environment, subscriber, jobs]. */
+export function packInboxEvents(events: readonly InboxFeedEvent[]): string[] {
+  const payloads: string[] = [];
+  let current: string[] = [];
+  let size = 2;
+  for (const e of events) {
+    const item = JSON.stringify([e.environmentId, e.subscriberRef, e.jobIds] satisfies Wire);
+    if (current.length && size + item.length + 1 > PAYLOAD_MAX) {
+      payloads.push(`[${current.join(',')}]`);
+      current = [];
+      size = 2;
+    }
+    current.push(item);
+    size += item.length + 1;
+  }
+  if (current.length) payloads.push(`[${current.join(',')}]`);
+  return payloads;
+}
+
+function unpack(payload: string): InboxFeedEvent[] {
+  return (JSON.parse(payload) as Wire[]).map(([environmentId, subscriberRef, jobIds]) => ({ environmentId, subscriberRef, jobIds }));
+}
+
+/**
+ * The inbox feed over PostgreSQL LISTEN/NOTIFY: every process on the database hears every change,
+ * with no broker beside PostgreSQL. Publishing is one statement per batch; listening holds one
+ * dedicated connection, re-opened after a loss.
+ */
+export class PgInboxFeed implements InboxFeed {
+  private readonly listeners = new Set<(events: InboxFeedEvent[]) => void>();
+  private client: pg.Client | undefined;
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  publish(events: readonly InboxFeedEvent[]): void {
+    const payloads = packInboxEvents(events);
+    if (!payloads.length) return;
+    this.pool.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [CHANNEL, payloads]).catch(this.onError);
+  }
+
+  subscribe(listener: (events: InboxFeedEvent[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Opens the listening connection; resolves once LISTEN is in place. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    const client = new pg.Client({ connectionString: this.pool.options.connectionString });
+    client.on('notification', (message) => {
+      if (message.channel !== CHANNEL || !message.payload) return;
+      let events: InboxFeedEvent[];
+      try {
+        events = unpack(message.payload);
+      } catch (error) {
+        return this.onError(error);
+      }
+      for (const listener of this.listeners) listener(events);
+    });
+    client.on('error', (error) => {
+      this.onError(error);
+      this.lose(client);
+    });
+    client.on('end', () => this.lose(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  /** Changes published while the connection is down are not heard here (clients catch up on their next fetch). */
+  private lose(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    client.end().catch(() => undefined);
+    this.restartLater();
+  }
+
+  private restartLater(): void {
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.start().catch((error) => {
+        this.onError(error);
+        this.restartLater();
+      });
+    }, RECONNECT_MS).unref();
+  }
+}

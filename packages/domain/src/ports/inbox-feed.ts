@@ -1,0 +1,18 @@
+export const InboxFeed = Symbol.for('InboxFeed');
+
+/** Something changed in a subscriber's inbox: new messages (by the jobs that made them) or states. */
+export interface InboxFeedEvent {
+  environmentId: string;
+  /** The subscriber's internal id. */
+  subscriberRef: string;
+  /** Jobs whose in-app message was just created; empty when only states (read, archived...) changed. */
+  jobIds: string[];
+}
+
+/** Carries inbox changes to every process of the installation, so each can push to its own sockets. */
+export interface InboxFeed {
+  /** Fire and forget: never throws, never blocks the caller; events may be merged or split. */
+  publish(events: readonly InboxFeedEvent[]): void;
+  /** Hears what any process published (this one too); returns the function that stops listening. */
+  subscribe(listener: (events: InboxFeedEvent[]) => void): () => void;
+}

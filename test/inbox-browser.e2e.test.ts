@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureChromium, launchChromium } from './support/chromium';
+import { startService, type TestService } from './support/service';
+
+const BUNDLE = fileURLToPath(new URL('../apps/http/dist/inbox-demo/inbox-demo.js', import.meta.url));
+const BUILD = fileURLToPath(new URL('../apps/http/scripts/build-inbox-demo.mjs', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
+
+let svc: TestService;
+let chromium: Awaited<ReturnType<typeof launchChromium>>;
+const outside: string[] = [];
+
+beforeAll(async () => {
+  ensureChromium();
+  if (!existsSync(BUNDLE)) execFileSync(process.execPath, [BUILD], { stdio: 'inherit' });
+  svc = await startService();
+  const workflow = {
+    name: 'Welcome',
+    workflowId: 'welcome',
+    steps: [{ name: 'Inbox', type: 'in_app', controlValues: { subject: 'Welcome aboard', body: 'Hello {{payload.name}}, your account is ready' } }],
+  };
+  expect((await svc.request('/v2/workflows', { method: 'POST', json: workflow })).status).toBe(201);
+  chromium = await launchChromium();
+}, 600_000);
+afterAll(async () => {
+  await chromium?.close();
+  await svc?.dispose();
+});
+
+/** Opens the demo page; resolves once the Inbox is drawn and its socket is connected (socket.io's "40" frame). */
+async function openDemo(subscriberId: string): Promise<Page> {
+  const page = await chromium.browser.newPage();
+  const live = new Promise<void>((resolve) =>
+    page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => String(payload).startsWith('40') && resolve())),
+  );
+  // The page must need nothing but this Herald.
+  page.on('request', (request) => {
+    if (!request.url().startsWith(svc.url) && !request.url().startsWith(svc.url.replace('http', 'ws')) && !request.url().startsWith('data:')) outside.push(request.url());
+  });
+  await page.goto(`${svc.url}/inbox/demo?subscriberId=${subscriberId}`);
+  await page.locator('.nv-bellContainer').first().waitFor({ timeout: 20_000 });
+  await live;
+  return page;
+}
+
+describe('the demo page in a real browser', () => {
+  it('shows a triggered notification and the unread badge without a reload', async () => {
+    const page = await openDemo('eve');
+    await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
+    expect(await page.locator('.nv-bellDot').count()).toBe(0);
+    await page.locator('.nv-bellContainer').first().click();
+
+    const response = await svc.request('/v1/events/trigger', { method: 'POST', json: { name: 'welcome', to: 'eve', payload: { name: 'Eve' } } });
+    expect(response.status).toBe(201);
+
+    await page.getByText('Hello Eve, your account is ready').waitFor({ timeout: 15_000 });
+    await page.locator('.nv-bellDot').first().waitFor({ state: 'attached', timeout: 15_000 });
+    expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}inbox-demo.png` });
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+});
