@@ -91,7 +91,7 @@ describe('SqlJobRepository claims', () => {
     expect(row).toEqual({ status: 'delayed', attempts: 1, run_at: rerunAt });
     // Not due yet: nothing to claim. Once due, the same job is claimed as attempt 2.
     expect(await jobs.claim([email.notification_id])).toEqual([]);
-    await database.db.pool.query('UPDATE jobs SET run_at = now() WHERE id = $1', [email.job_id]);
+    await database.db.pool.query("UPDATE jobs SET run_at = now() - interval '1 second' WHERE id = $1", [email.job_id]);
     const [second] = await jobs.claim([email.notification_id]);
     expect({ jobId: second.jobId, attempts: second.attempts }).toEqual({ jobId: email.job_id, attempts: 2 });
     await jobs.record([{ job: second, status: 'completed', details: [{ status: 'Success', source: 'Internal', detail: 'sent' }] }]);
