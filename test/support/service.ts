@@ -22,12 +22,19 @@ export interface TestService {
   output(): string;
   /** Stop and drop the database. */
   dispose(): Promise<void>;
+  /** The process id of the running service. */
+  readonly pid: number;
+  /** Starts another Herald process on this service's database (its dispose leaves the database). */
+  startPeer(env?: Record<string, string>): Promise<TestService>;
 }
 
 /** Starts Herald as a user would (`node --import tsx apps/http/src/main.ts`) on a fresh database. */
-export async function startService(env: Record<string, string> = {}): Promise<TestService> {
-  const db = await createTestDatabase(inject('adminDatabaseUrl'));
-  const apiKey = `test_${randomBytes(12).toString('hex')}`;
+export async function startService(
+  env: Record<string, string> = {},
+  shared?: { db: { url: string; drop(): Promise<void> }; apiKey: string },
+): Promise<TestService> {
+  const db = shared?.db ?? (await createTestDatabase(inject('adminDatabaseUrl')));
+  const apiKey = shared?.apiKey ?? `test_${randomBytes(12).toString('hex')}`;
   let child: ChildProcess;
   let url = '';
   let output = '';
@@ -70,6 +77,10 @@ export async function startService(env: Record<string, string> = {}): Promise<Te
     },
     apiKey,
     databaseUrl: db.url,
+    get pid() {
+      return child.pid!;
+    },
+    startPeer: (peerEnv = {}) => startService({ ...env, ...peerEnv }, { db: { url: db.url, drop: async () => undefined }, apiKey }),
     request(path, init = {}) {
       const { json, ...rest } = init;
       const headers = new Headers(rest.headers);

@@ -9,6 +9,7 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { buildContainer } from './container';
 import { createLogger } from './platform/logger';
+import { watchForDeadWorkers } from './dead-worker-watch';
 
 export interface RunningHerald {
   url: string;
@@ -58,7 +59,10 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
     const deliveryQueue = resolver.get(PgBossDeliveryQueue);
     await deliveryQueue.ensureQueues();
     let recovery: NodeJS.Timeout | undefined;
+    let deadWorkers: Awaited<ReturnType<typeof watchForDeadWorkers>> | undefined;
     if (config.runWorkers) {
+      // Registered before consuming, so every lease and fan-out it takes names a live process.
+      deadWorkers = await watchForDeadWorkers(resolver, logger);
       await resolver.get(StartDeliveryWorkers).execute();
       // What a crashed process left behind is queued again now (work idle for 5 s), and anything
       // stalled later every 15 s.
@@ -86,10 +90,12 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(recovery);
+          deadWorkers?.stop();
           await stopStatistics?.();
           await new Promise<void>((resolve) => server.close(() => resolve()));
           // Workers finish the batches they hold (their results are recorded) before anything closes.
           await deliveryQueue.stop();
+          await deadWorkers?.leave();
           await stopPgBoss(queue);
           await database.close();
           await embedded?.stop();

@@ -13,6 +13,8 @@ export * from './persistence/prisma-preference-repository';
 export * from './persistence/transaction';
 export * from './persistence/sql-event-repository';
 export * from './persistence/sql-job-repository';
+export * from './database/process-liveness';
+export * from './persistence/sql-worker-registry';
 export * from './queue/pg-boss-delivery-queue';
 export * from './security/aes-gcm-credential-cipher';
 export * from './security/encryption-key';
