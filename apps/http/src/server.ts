@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { buildContainer } from './container';
 import { createLogger } from './platform/logger';
 import { watchForDeadWorkers } from './dead-worker-watch';
+import { keepIdleConnections } from './platform/keep-alive';
 
 export interface RunningHerald {
   url: string;
@@ -113,6 +114,7 @@ export async function startHerald(config: Config): Promise<RunningHerald> {
 function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number, hostname: string): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname }, () => resolve(server));
+    keepIdleConnections(server);
     server.once('error', reject);
   });
 }
