@@ -120,11 +120,17 @@ async function adopt(running: RunningCluster, dataDir: string, database: string,
       if (!orphan || liveOwner(dataDir) !== process.pid || !isAlive(running.pid)) return;
       const client = new pg.Client({ host: '127.0.0.1', port: running.port, user: USER, password: PASSWORD, database: 'postgres' });
       await client.connect();
-      const { rows } = await client.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
-      );
+      // This process's own connections, just closed, take a moment to leave pg_stat_activity.
+      let others = Infinity;
+      for (let tries = 0; others > 0 && tries < 30; tries++) {
+        if (tries) await new Promise((r) => setTimeout(r, 100));
+        const { rows } = await client.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        );
+        others = rows[0].n;
+      }
       await client.end();
-      if (rows[0].n > 0) return;
+      if (others > 0) return;
       process.kill(running.pid, 'SIGINT');
       await exited(running.pid, 30_000);
       disown(dataDir);
