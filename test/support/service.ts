@@ -22,13 +22,19 @@ export interface TestService {
   output(): string;
   /** Stop and drop the database. */
   dispose(): Promise<void>;
+  /** The process id of the running service. */
+  readonly pid: number;
+  /** Starts another Herald process on this service's database (its dispose leaves the database). */
+  startPeer(env?: Record<string, string>): Promise<TestService>;
 }
 
-/** Starts Herald as a user would (`node --import tsx apps/http/src/main.ts`) on a fresh database, or beside `peerOf` on its database. */
-export async function startService(env: Record<string, string> = {}, peerOf?: TestService): Promise<TestService> {
-  // A peer is a second Herald process on the same database (and API key); disposing it keeps the database.
-  const db = peerOf ? { url: peerOf.databaseUrl, drop: async () => undefined } : await createTestDatabase(inject('adminDatabaseUrl'));
-  const apiKey = peerOf?.apiKey ?? `test_${randomBytes(12).toString('hex')}`;
+/** Starts Herald as a user would (`node --import tsx apps/http/src/main.ts`) on a fresh database. */
+export async function startService(
+  env: Record<string, string> = {},
+  shared?: { db: { url: string; drop(): Promise<void> }; apiKey: string },
+): Promise<TestService> {
+  const db = shared?.db ?? (await createTestDatabase(inject('adminDatabaseUrl')));
+  const apiKey = shared?.apiKey ?? `test_${randomBytes(12).toString('hex')}`;
   let child: ChildProcess;
   let url = '';
   let output = '';
@@ -71,6 +77,10 @@ export async function startService(env: Record<string, string> = {}, peerOf?: Te
     },
     apiKey,
     databaseUrl: db.url,
+    get pid() {
+      return child.pid!;
+    },
+    startPeer: (peerEnv = {}) => startService({ ...env, ...peerEnv }, { db: { url: db.url, drop: async () => undefined }, apiKey }),
     request(path, init = {}) {
       const { json, ...rest } = init;
       const headers = new Headers(rest.headers);

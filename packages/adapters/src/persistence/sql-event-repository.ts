@@ -103,6 +103,8 @@ export class SqlEventRepository implements EventRepository {
   constructor(
     private readonly pool: Pool,
     private readonly queue: PgBossDeliveryQueue,
+    /** The worker process that runs the fan-outs it loads (WorkerRegistry.workerId). */
+    private readonly workerId: string | null = null,
   ) {
     this.batcher = new TriggerBatcher(pool, queue);
   }
@@ -157,10 +159,12 @@ export class SqlEventRepository implements EventRepository {
   }
 
   async loadFanout(eventId: string): Promise<FanoutEvent | null> {
+    // Loading a fan-out to run it makes this process its owner: if it dies, the others resume it at once.
     const { rows } = await this.pool.query(
-      `SELECT e.id, e.environment_id, e.workflow_id, e.payload, e.context_keys, e.actor, e.fanout_cursor, e.status, e.trace_context
+      `WITH owned AS (UPDATE events SET fanout_owner = $2::uuid WHERE id = $1 AND status = 'fanning_out' AND $2::uuid IS NOT NULL)
+       SELECT e.id, e.environment_id, e.workflow_id, e.payload, e.context_keys, e.actor, e.fanout_cursor, e.status, e.trace_context
        FROM events e WHERE e.id = $1`,
-      [eventId],
+      [eventId, this.workerId],
     );
     const row = rows[0];
     if (!row) return null;

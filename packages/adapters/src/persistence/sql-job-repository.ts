@@ -24,7 +24,8 @@ WITH due AS (
     AND EXISTS (SELECT 1 FROM subscribers s WHERE s.id = jobs.subscriber_id)
   FOR UPDATE OF jobs SKIP LOCKED
 ), leases AS (
-  UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, updated_at = now()
+  -- $3: this worker process, so the lease ends at once if it dies (SqlWorkerRegistry).
+  UPDATE jobs j SET status = 'running', attempts = j.attempts + 1, updated_at = now(), lease_owner = $3::uuid
   FROM due WHERE j.id = due.id AND due.leased
   RETURNING j.id, j.notification_id, j.workflow_step_id, j.attempts, true AS leased
 ), claimed AS (
@@ -117,11 +118,13 @@ export class SqlJobRepository implements JobRepository {
   constructor(
     private readonly pool: Pool,
     private readonly queue: PgBossDeliveryQueue,
+    /** The worker process whose leases these are (WorkerRegistry.workerId); null leaves them to lapse. */
+    private readonly workerId: string | null = null,
   ) {}
 
   async claim(notificationIds: string[]): Promise<RunnableJob[]> {
     if (!notificationIds.length) return [];
-    const { rows } = await this.pool.query(claimStatement([notificationIds, LEASED_STEP_TYPES]));
+    const { rows } = await this.pool.query(claimStatement([notificationIds, LEASED_STEP_TYPES, this.workerId]));
     return rows.map((r): RunnableJob => {
       const s = r.subscriber;
       return {

@@ -1,0 +1,90 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+// Herald on its own embedded PostgreSQL (no DATABASE_URL), started as a user starts it.
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const API_KEY = 'lifecycle-key';
+
+export function embeddedEnv(dataDir: string): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _ignored, ...rest } = process.env;
+  return { ...rest, HERALD_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', HERALD_API_KEY: API_KEY, LOG_LEVEL: 'info' };
+}
+
+export async function startEmbedded(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/http/src/main.ts'], { cwd: ROOT, env: embeddedEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 60_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, url, output: () => output };
+}
+
+/** The operator command, run without blocking this process's event loop (its connections stay served). */
+export async function runCli(dataDir: string, args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/http/src/cli.ts', ...args], { cwd: ROOT, env: embeddedEnv(dataDir) });
+  return stdout;
+}
+
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The postmaster's pid from the cluster's pid file, whether it is running or not. */
+export function postmasterPid(dataDir: string): number | null {
+  const pidFile = join(dataDir, 'pg', 'postmaster.pid');
+  return existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : null;
+}
+
+export function postgresRunning(dataDir: string): boolean {
+  const pid = postmasterPid(dataDir);
+  return pid !== null && isAlive(pid);
+}
+
+/** Processes whose command line mentions `text` (the data directory, say). */
+export function processesMentioning(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+export async function until(probe: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
