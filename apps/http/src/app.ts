@@ -5,6 +5,8 @@ import { apiKeyAuth } from './platform/auth';
 import { requestBodyLimit } from './platform/body-limit';
 import { errorBody, handleError } from './platform/errors';
 import { idempotency } from './platform/idempotency';
+import { jsonDepthLimit } from './platform/json-depth';
+import { notFoundHandler } from './platform/not-found';
 import { requestLogging } from './platform/logger';
 import { createRouter } from './platform/router';
 import { docsRouter } from './routes/docs/docs.index';
@@ -39,6 +41,7 @@ export function buildApp({ resolver, logger, serviceName, probe }: AppDependenci
     '*',
     requestBodyLimit(MAX_BODY_BYTES, (c) => c.json(errorBody(c, 413, `Request body exceeds the ${MAX_BODY_BYTES / 1024} KB limit`), 413)),
   );
+  app.use('*', jsonDepthLimit());
   app.route('/', healthRouter(probe));
   app.route('/', docsRouter(serviceName));
 
@@ -73,7 +76,7 @@ export function buildApp({ resolver, logger, serviceName, probe }: AppDependenci
     info: { title: `${serviceName} API`, version: '1.0.0', description: 'Notification infrastructure: workflows, subscribers, topics, delivery and activity.' },
     security: [{ ApiKey: [] }],
   });
-  app.notFound((c) => c.json(errorBody(c, 404, `Cannot ${c.req.method} ${c.req.path}`), 404));
+  app.notFound(notFoundHandler(app));
   app.onError(handleError);
   return app;
 }

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { dataEnvelope, errorResponses, jsonBody, jsonContent } from '../../platform/schemas';
+import { dataEnvelope, errorResponses, ErrorSchema, jsonBody, jsonContent } from '../../platform/schemas';
 
 const SubscriberRecipient = z
   .object({
@@ -45,6 +45,12 @@ export const TriggerResultSchema = z
   })
   .openapi('TriggerEventResponse');
 
+/** The 400 existing SDKs parse when the payload fails the workflow's payload schema. */
+const PayloadValidationErrorSchema = ErrorSchema.extend({
+  type: z.literal('PAYLOAD_VALIDATION_ERROR'),
+  errors: z.array(z.object({ field: z.string(), message: z.string(), value: z.unknown().optional() })),
+}).openapi('PayloadValidationError');
+
 export const trigger = createRoute({
   method: 'post',
   path: '/v1/events/trigger',
@@ -53,5 +59,9 @@ export const trigger = createRoute({
   description:
     'Answers 201 once the event and its work are committed. A reused transactionId is ignored: status `error` and a message say so, nothing is sent.',
   request: jsonBody(TriggerSchema),
-  responses: { 201: jsonContent(dataEnvelope(TriggerResultSchema), 'The trigger outcome'), ...errorResponses },
+  responses: {
+    201: jsonContent(dataEnvelope(TriggerResultSchema), 'The trigger outcome'),
+    ...errorResponses,
+    400: jsonContent(z.union([PayloadValidationErrorSchema, ErrorSchema]), 'Malformed JSON, or a payload the workflow refuses'),
+  },
 });
