@@ -178,7 +178,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   container.bind<DeliveryQueue>(DeliveryQueue).toConstantValue(deliveryQueue);
   container.bind<EventRepository>(EventRepository).toConstantValue(new SqlEventRepository(db.pool, deliveryQueue));
   container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.workerPool, deliveryQueue));
-  useCase(TriggerEvent, (e: EventRepository) => new TriggerEvent(e), [EventRepository]);
+  useCase(TriggerEvent, (e: EventRepository, i: IntegrationRepository) => new TriggerEvent(e, i), [EventRepository, IntegrationRepository]);
   useCase(FanOutEvent, (e: EventRepository) => new FanOutEvent(e), [EventRepository]);
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
   container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);

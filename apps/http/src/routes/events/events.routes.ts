@@ -1,5 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { dataEnvelope, errorResponses, ErrorSchema, jsonBody, jsonContent } from '../../platform/schemas';
+import { ChannelSettingsSchema } from '../subscribers/subscribers.schemas';
+
+/** Channel settings a recipient carries: stored on the subscriber, merged per integration, and used for this delivery. */
+const RecipientChannelSchema = ChannelSettingsSchema.omit({ _integrationId: true })
+  .extend({ providerId: z.string().min(1) })
+  .openapi('RecipientChannelSettings');
 
 const SubscriberRecipient = z
   .object({
@@ -12,7 +18,7 @@ const SubscriberRecipient = z
     locale: z.string().nullable().optional(),
     timezone: z.string().nullable().optional(),
     data: z.record(z.string(), z.unknown()).nullable().optional(),
-    channels: z.array(z.record(z.string(), z.unknown())).optional(),
+    channels: z.array(RecipientChannelSchema).max(20).optional(),
   })
   .openapi('SubscriberRecipient');
 
