@@ -45,7 +45,7 @@ async function fieldOf(res: RawResponse) {
   return { status: res.status, code: body.code, fields: Object.keys(body.errors ?? {}) };
 }
 
-describe('NUL characters: one rule for the whole API, a 422 naming the field', () => {
+describe('NUL and unpaired surrogates: one rule for the whole API, a 422 naming the field', () => {
   it.each([
     ['a path id', 'GET', '/v2/subscribers/%00', undefined, 'subscriberId'],
     ['a path id with text around it', 'DELETE', '/v2/subscribers/a%00b', undefined, 'subscriberId'],
@@ -55,6 +55,7 @@ describe('NUL characters: one rule for the whole API, a 422 naming the field', (
     ['a string inside subscriber data', 'POST', '/v2/subscribers', `{"subscriberId":"n1","data":{"x":${NUL_JSON}}}`, 'data.x'],
     ['a key inside subscriber data', 'PATCH', '/v2/subscribers/known', `{"data":{"k\\u0000":1}}`, 'data.k\\u0000'],
     ['the trigger payload', 'POST', '/v1/events/trigger', `{"name":"w","to":"known","payload":{"note":${NUL_JSON}}}`, 'payload.note'],
+    ['an unpaired surrogate (jsonb refuses it)', 'POST', '/v1/events/trigger', '{"name":"w","to":"\\ud800"}', 'to'],
     ['a trigger recipient', 'POST', '/v1/events/trigger', `{"name":"w","to":[{"subscriberId":"s","data":{"a":[${NUL_JSON}]}}]}`, 'to.0.data.a.0'],
   ])('%s', async (_name, method, path, body, field) => {
     const res = body === undefined ? await send(method, path) : await json(method, path, body);

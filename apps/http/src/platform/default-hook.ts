@@ -3,7 +3,7 @@ import type { Hook } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import type { AppEnv } from './app-env';
 import { errorBody } from './errors';
-import { findNul, NUL_MESSAGE } from './nul-strings';
+import { findUnstorable } from './unstorable-strings';
 
 export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
   const fields: FieldErrors = {};
@@ -22,14 +22,15 @@ export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
 
 /**
  * The one zod hook of every route and target (path, query, body): a failure is a 422 in the API's
- * error shape naming every bad field; valid input holding NUL is refused the same way.
+ * error shape naming every bad field; valid input PostgreSQL cannot store (NUL, unpaired surrogates)
+ * is refused the same way.
  */
 export const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
   if (result.success) {
-    const field = findNul(result.data);
-    if (field === null) return;
-    const message = `${field}: ${NUL_MESSAGE}`;
-    return c.json(errorBody(c, 422, message, { errors: { [field]: { messages: [NUL_MESSAGE] } }, code: 'VALIDATION_FAILED' }), 422);
+    const found = findUnstorable(result.data);
+    if (!found) return;
+    const { field, message } = found;
+    return c.json(errorBody(c, 422, `${field}: ${message}`, { errors: { [field]: { messages: [message] } }, code: 'VALIDATION_FAILED' }), 422);
   }
   const fields = fieldErrors(result.error, (result as { data?: unknown }).data);
   const [first] = Object.entries(fields);

@@ -52,10 +52,14 @@ export const TriggerResultSchema = z
   .openapi('TriggerEventResponse');
 
 /** The 400 existing SDKs parse when the payload fails the workflow's payload schema. */
-const PayloadValidationErrorSchema = ErrorSchema.extend({
-  type: z.literal('PAYLOAD_VALIDATION_ERROR'),
-  errors: z.array(z.object({ field: z.string(), message: z.string(), value: z.unknown().optional() })),
-}).openapi('PayloadValidationError');
+// Spread, not .extend(): the generator would render allOf with Error, whose `errors` is a record.
+const PayloadValidationErrorSchema = z
+  .object({
+    ...ErrorSchema.shape,
+    type: z.literal('PAYLOAD_VALIDATION_ERROR'),
+    errors: z.array(z.object({ field: z.string(), message: z.string(), value: z.unknown().optional() })),
+  })
+  .openapi('PayloadValidationError');
 
 export const trigger = createRoute({
   method: 'post',
