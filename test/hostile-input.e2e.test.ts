@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillPath, operationsOf, ResponseValidator, type OpenApiDocument, type Operation } from './support/openapi';
 import { rawRequest, type RawResponse } from './support/raw-request';
@@ -98,6 +99,23 @@ describe('framework errors share the one error shape', () => {
     const res = await call();
     expect(shapeProblem(res)).toBeNull();
     expect([res.status, JSON.parse(res.text).code]).toEqual([status, code]);
+  });
+
+  it.each([
+    ['a URL over 16 KB', `GET /v2/subscribers/${'x'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+    ['a malformed header', 'GET /v2/subscribers HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+  ])('answers %s refused by the HTTP parser in the same shape', async (_name, request, status, code) => {
+    const { port } = new URL(svc.url);
+    const text = await new Promise<string>((resolve, reject) => {
+      let answer = '';
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+      socket.on('data', (chunk) => (answer += chunk.toString()));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    const [head, body] = text.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}`);
+    expect(JSON.parse(body)).toMatchObject({ statusCode: status, code, error: expect.any(String), message: expect.any(String) });
   });
 
   it('names the methods a path takes in Allow on a 405', async () => {

@@ -41,13 +41,15 @@ export function buildApp({ resolver, logger, serviceName, probe }: AppDependenci
     '*',
     requestBodyLimit(MAX_BODY_BYTES, (c) => c.json(errorBody(c, 413, `Request body exceeds the ${MAX_BODY_BYTES / 1024} KB limit`), 413)),
   );
-  app.use('*', jsonDepthLimit());
   app.route('/', healthRouter(probe));
   app.route('/', docsRouter(serviceName));
 
   const authenticate = resolver.get(AuthenticateApiKey);
   app.use('/v1/*', apiKeyAuth(authenticate));
   app.use('/v2/*', apiKeyAuth(authenticate));
+  // Bodies are read and measured only for authenticated callers.
+  app.use('/v1/*', jsonDepthLimit());
+  app.use('/v2/*', jsonDepthLimit());
   // After authentication: it needs the caller's organization and its idempotency setting.
   const idempotent = idempotency(resolver.get(ClaimIdempotencyKey));
   app.use('/v1/*', idempotent);

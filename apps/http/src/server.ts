@@ -9,6 +9,7 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { buildContainer } from './container';
 import { createLogger } from './platform/logger';
+import { answerClientError } from './platform/client-error';
 
 export interface RunningHerald {
   url: string;
@@ -108,5 +109,6 @@ function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number, hostn
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname }, () => resolve(server));
     server.once('error', reject);
+    server.on('clientError', answerClientError);
   });
 }
