@@ -84,6 +84,54 @@ describe('email and sms through the built-in outbox sinks', () => {
   });
 });
 
+describe('channel settings carried by a recipient in `to`', () => {
+  it('stores them on the subscriber, merged per integration, and delivers chat to that webhook', async () => {
+    await novu.integrations.create({ providerId: 'chat-webhook', channel: 'chat', identifier: 'team-chat', active: true });
+    await novu.integrations.create({ providerId: 'push-webhook', channel: 'push', identifier: 'phones', credentials: { webhookUrl: `${base}/push` }, active: true });
+    await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'alert' }, [{ type: 'chat', stepId: 'chat', controlValues: { body: 'Alert {{payload.level}}' } }]);
+    await novu.subscribers.create({ subscriberId: 'oncall', firstName: 'Grace' });
+    await svc.request('/v1/events/trigger', {
+      method: 'POST',
+      json: { name: 'alert', to: { subscriberId: 'oncall', channels: [{ providerId: 'push-webhook', credentials: { deviceTokens: ['t1', 't2'] } }] }, transactionId: 'tx-push-only' },
+    });
+    const res = await svc.request('/v1/events/trigger', {
+      method: 'POST',
+      json: {
+        name: 'alert',
+        payload: { level: 'high' },
+        transactionId: 'tx-recipient-chat',
+        to: [{
+          subscriberId: 'oncall',
+          channels: [
+            { providerId: 'chat-webhook', integrationIdentifier: 'team-chat', credentials: { webhookUrl: `${base}/chat/oncall` } },
+            { providerId: 'push-webhook', credentials: { deviceTokens: ['t2', 't3'] } },
+          ],
+        }],
+      },
+    });
+    expect(res.status).toBe(201);
+    const [row] = await waitFor(() => jobs('tx-recipient-chat'));
+    expect([row.status, row.details[0]]).toEqual(['completed', 'sent via chat-webhook (team-chat)']);
+    const hook = received.find((r) => r.path === '/chat/oncall')!;
+    expect(JSON.parse(hook.body)).toMatchObject({ channel: 'chat', body: 'Alert high', to: { subscriberId: 'oncall', webhookUrl: `${base}/chat/oncall` } });
+
+    const { result } = await novu.subscribers.retrieve('oncall');
+    const settings = Object.fromEntries((result.channels ?? []).map((c) => [c.providerId, c]));
+    expect(settings['push-webhook']).toMatchObject({ integrationIdentifier: 'phones', credentials: { deviceTokens: ['t1', 't2', 't3'] } });
+    expect(settings['chat-webhook']).toMatchObject({ integrationIdentifier: 'team-chat', credentials: { webhookUrl: `${base}/chat/oncall` } });
+    expect(result.firstName).toBe('Grace');
+  });
+
+  it('refuses settings for an integration the environment does not have, naming the setting', async () => {
+    const res = await svc.request('/v1/events/trigger', {
+      method: 'POST',
+      json: { name: 'alert', to: [{ subscriberId: 'x', channels: [{ providerId: 'chat-webhook', integrationIdentifier: 'nope', credentials: { webhookUrl: `${base}/x` } }] }] },
+    });
+    expect(res.status).toBe(422);
+    expect(Object.keys((await res.json()).errors)).toEqual(['to.x.channels.0.providerId']);
+  });
+});
+
 describe('http_request steps', () => {
   it('calls the URL signed with the environment secret, and later steps read the response', async () => {
     await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'hook' }, [

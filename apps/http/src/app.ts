@@ -5,6 +5,8 @@ import { apiKeyAuth } from './platform/auth';
 import { requestBodyLimit } from './platform/body-limit';
 import { errorBody, handleError } from './platform/errors';
 import { idempotency } from './platform/idempotency';
+import { jsonDepthLimit } from './platform/json-depth';
+import { notFoundHandler } from './platform/not-found';
 import { requestLogging } from './platform/logger';
 import { createRouter } from './platform/router';
 import { docsRouter } from './routes/docs/docs.index';
@@ -67,6 +69,9 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   const authenticate = resolver.get(AuthenticateApiKey);
   app.use('/v1/*', apiKeyAuth(authenticate));
   app.use('/v2/*', apiKeyAuth(authenticate));
+  // Bodies are read and measured only for authenticated callers.
+  app.use('/v1/*', jsonDepthLimit());
+  app.use('/v2/*', jsonDepthLimit());
   // After authentication: it needs the caller's organization and its idempotency setting.
   const idempotent = idempotency(resolver.get(ClaimIdempotencyKey));
   app.use('/v1/*', idempotent);
@@ -101,7 +106,7 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
     info: { title: `${serviceName} API`, version: '1.0.0', description: 'Notification infrastructure: workflows, subscribers, topics, delivery and activity.' },
     security: [{ ApiKey: [] }],
   });
-  app.notFound((c) => c.json(errorBody(c, 404, `Cannot ${c.req.method} ${c.req.path}`), 404));
+  app.notFound(notFoundHandler(app));
   app.onError(handleError);
   return app;
 }

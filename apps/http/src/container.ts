@@ -195,7 +195,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   container.bind<WorkerRegistry>(WorkerRegistry).toConstantValue(workers);
   container.bind<EventRepository>(EventRepository).toConstantValue(observability.eventRepository(new SqlEventRepository(db.pool, deliveryQueue, workers.workerId)));
   container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.workerPool, deliveryQueue, workers.workerId));
-  useCase(TriggerEvent, (e: EventRepository) => observability.triggerEvent(e), [EventRepository]);
+  useCase(TriggerEvent, (e: EventRepository, i: IntegrationRepository) => observability.triggerEvent(e, i), [EventRepository, IntegrationRepository]);
   useCase(FanOutEvent, (e: EventRepository) => observability.fanOutEvent(e), [EventRepository]);
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
   container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);

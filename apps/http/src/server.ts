@@ -20,6 +20,7 @@ import { InboxOrigins } from './platform/inbox-cors';
 import { InboxSockets } from './realtime/inbox-sockets';
 import { watchForDeadWorkers } from './dead-worker-watch';
 import { keepIdleConnections } from './platform/keep-alive';
+import { answerClientError } from './platform/client-error';
 
 export interface RunningHerald {
   url: string;
@@ -156,5 +157,6 @@ function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number, hostn
     const server = serve({ fetch, port, hostname }, () => resolve(server));
     keepIdleConnections(server);
     server.once('error', reject);
+    server.on('clientError', answerClientError);
   });
 }

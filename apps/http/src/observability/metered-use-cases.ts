@@ -1,13 +1,14 @@
-import { DomainError, FanOutEvent, TriggerEvent, type EventRepository, type TriggerEventInput, type TriggerEventOutput } from '@herald/domain';
+import { DomainError, FanOutEvent, TriggerEvent, type EventRepository, type IntegrationRepository, type TriggerEventInput, type TriggerEventOutput } from '@herald/domain';
 import type { HeraldMetrics } from './metrics';
 
 /** TriggerEvent that counts what it answered: accepted, deduplicated, or rejected with the reason. */
 export class MeteredTriggerEvent extends TriggerEvent {
   constructor(
     events: EventRepository,
+    integrations: Pick<IntegrationRepository, 'list'>,
     private readonly metrics: HeraldMetrics,
   ) {
-    super(events);
+    super(events, integrations);
   }
 
   override async execute(input: TriggerEventInput): Promise<TriggerEventOutput> {

@@ -3,6 +3,7 @@ import type { Hook } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import type { AppEnv } from './app-env';
 import { errorBody } from './errors';
+import { findUnstorable } from './unstorable-strings';
 
 export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
   const fields: FieldErrors = {};
@@ -19,9 +20,18 @@ export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
   return fields;
 }
 
-/** The one zod failure hook: a 422 in the API's error shape naming every bad field. */
+/**
+ * The one zod hook of every route and target (path, query, body): a failure is a 422 in the API's
+ * error shape naming every bad field; valid input PostgreSQL cannot store (NUL, unpaired surrogates)
+ * is refused the same way.
+ */
 export const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
-  if (result.success) return;
+  if (result.success) {
+    const found = findUnstorable(result.data);
+    if (!found) return;
+    const { field, message } = found;
+    return c.json(errorBody(c, 422, `${field}: ${message}`, { errors: { [field]: { messages: [message] } }, code: 'VALIDATION_FAILED' }), 422);
+  }
   const fields = fieldErrors(result.error, (result as { data?: unknown }).data);
   const [first] = Object.entries(fields);
   const message = first ? `${first[0]}: ${first[1].messages[0]}` : 'Invalid request';

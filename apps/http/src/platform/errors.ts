@@ -50,26 +50,68 @@ const REASON: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+/** Codes of failures the HTTP layer detects itself, before any use case runs. */
+export type HttpErrorCode = 'MALFORMED_JSON' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'ROUTE_NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'INTERNAL_ERROR';
+
+const HTTP_CODE: Record<number, HttpErrorCode> = {
+  404: 'ROUTE_NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
 export interface ErrorBody {
   statusCode: number;
   message: string;
   error: string;
+  code: string;
   timestamp: string;
   path: string;
   errors?: FieldErrors;
-  code?: string;
   requestId?: string;
 }
 
+/** The one error shape; `extra.code` defaults to the HTTP layer's code for the status. */
 export function errorBody(c: Context, statusCode: number, message: string, extra: Partial<ErrorBody> = {}): ErrorBody {
+  const { errors, ...rest } = extra;
   return {
     statusCode,
-    message,
+    message: bounded(message),
     error: REASON[statusCode] ?? 'Error',
+    code: HTTP_CODE[statusCode] ?? (statusCode >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST'),
     timestamp: new Date().toISOString(),
-    path: c.req.path,
-    ...extra,
+    path: bounded(c.req.path),
+    ...rest,
+    ...(errors && { errors: boundedFields(errors) }),
   };
+}
+
+const MAX_ECHO = 200;
+
+/** Error bodies never echo unbounded input: a long string is cut, a large value shown as cut JSON text. */
+function bounded(text: string): string {
+  return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}… (${text.length} characters)` : text;
+}
+
+function boundedFields(errors: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [name, { messages, value }] of Object.entries(errors).slice(0, 50)) {
+    out[bounded(name)] = { messages: messages.slice(0, 10).map(bounded), ...(value !== undefined && { value: boundedValue(value) }) };
+  }
+  return out;
+}
+
+/** A value safe to echo in an error body: as given when small, else cut JSON text. */
+export function boundedValue(value: unknown): unknown {
+  if (typeof value === 'string') return bounded(value);
+  if (value === null || typeof value !== 'object') return value;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return '[unserializable]';
+  }
+  return text.length > MAX_ECHO ? bounded(text) : value;
 }
 
 export function statusOf(code: ErrorCode): ContentfulStatusCode {
@@ -80,12 +122,13 @@ export function statusOf(code: ErrorCode): ContentfulStatusCode {
 export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof DomainError) {
     const status = STATUS[error.code];
-    return c.json(errorBody(c, status, error.message, { code: error.code, errors: error.fields }), status);
+    return c.json(errorBody(c, status, error.message, { code: error.code, ...(error.fields && { errors: error.fields }) }), status);
   }
   if (error instanceof HTTPException) {
     const status = error.status as ContentfulStatusCode;
-    const message = status === 400 && /JSON/i.test(error.message) ? 'Malformed JSON in request body' : error.message || REASON[status];
-    const res = c.json(errorBody(c, status, message), status);
+    const malformed = status === 400 && /JSON/i.test(error.message);
+    const message = malformed ? 'Malformed JSON in request body' : error.message || REASON[status];
+    const res = c.json(errorBody(c, status, message, malformed ? { code: 'MALFORMED_JSON', errors: { body: { messages: ['is not valid JSON'] } } } : {}), status);
     error.res?.headers.forEach((value, key) => {
       if (key.toLowerCase() !== 'content-type' && key.toLowerCase() !== 'content-length') res.headers.set(key, value);
     });

@@ -50,10 +50,14 @@ export const ErrorSchema = z
     statusCode: z.number(),
     message: z.string(),
     error: z.string(),
+    code: z.string().openapi({ description: 'Stable code to branch on: VALIDATION_FAILED, SUBSCRIBER_NOT_FOUND, MALFORMED_JSON...' }),
     timestamp: z.string(),
     path: z.string(),
-    code: z.string().optional(),
-    errors: z.record(z.string(), z.object({ messages: z.array(z.string()), value: z.unknown().optional() })).optional(),
+    errors: z
+      .record(z.string(), z.object({ messages: z.array(z.string()), value: z.unknown().optional() }))
+      .optional()
+      .openapi({ description: 'Field name (dotted path) -> messages, and the value given, cut to 200 characters' }),
+    requestId: z.string().optional(),
   })
   .openapi('Error');
 
@@ -64,9 +68,11 @@ export const errorResponses = {
   400: errorResponse('Malformed request'),
   401: errorResponse('Missing or invalid API key'),
   404: errorResponse('Resource not found'),
+  405: errorResponse('Method not allowed on this path'),
   409: errorResponse('Conflict'),
   413: errorResponse('Body over 512 KB'),
-  422: errorResponse('Validation failed'),
+  415: errorResponse('Body is not JSON'),
+  422: errorResponse('Validation failed: bad fields, NUL characters, or JSON nested over 64 levels'),
 };
 
 /** `{ data: T }`, the success envelope. */

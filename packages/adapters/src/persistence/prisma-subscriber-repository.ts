@@ -30,6 +30,22 @@ const COLUMNS: Record<(typeof ATTRIBUTES)[number], string> = {
   timezone: 'timezone',
 };
 
+// An item's `channels` (settings resolved to integrations, one per integration) merged into the stored
+// ones: a setting for an integration already there merges its credentials field by field, device
+// tokens accumulate without duplicates; the others keep their place and new ones are appended.
+const MERGED_CHANNELS = `(
+  SELECT COALESCE(jsonb_agg(m.v ORDER BY m.pos), '[]'::jsonb) FROM (
+    SELECT COALESCE(n.v || jsonb_build_object('credentials', COALESCE(o.v->'credentials', '{}') || (n.v->'credentials') || CASE
+             WHEN o.v->'credentials' ? 'deviceTokens' AND n.v->'credentials' ? 'deviceTokens' THEN jsonb_build_object('deviceTokens',
+               (SELECT jsonb_agg(t ORDER BY k) FROM (SELECT DISTINCT ON (t) t, k FROM jsonb_array_elements((o.v->'credentials'->'deviceTokens') || (n.v->'credentials'->'deviceTokens')) WITH ORDINALITY d(t, k) ORDER BY t, k) u))
+             ELSE '{}'::jsonb END), o.v) AS v, o.k AS pos
+    FROM jsonb_array_elements(s.channels) WITH ORDINALITY o(v, k)
+    LEFT JOIN jsonb_array_elements(i.e->'channels') n(v) ON n.v->>'_integrationId' = o.v->>'_integrationId'
+    UNION ALL
+    SELECT n.v, 1000000 + n.k FROM jsonb_array_elements(i.e->'channels') WITH ORDINALITY n(v, k)
+    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(s.channels) o(v) WHERE o.v->>'_integrationId' = n.v->>'_integrationId')
+  ) m)`;
+
 // Creates or updates a whole batch in one statement. A key missing from an item leaves the column as
 // it is; a key present with null clears it. The UPDATE sees only rows that existed before the statement.
 const UPSERT_MANY_SUBSCRIBERS = `
@@ -41,14 +57,15 @@ WITH input AS (
   UPDATE subscribers s SET
     ${ATTRIBUTES.map((a) => `${COLUMNS[a]} = CASE WHEN i.e ? '${a}' THEN i.e->>'${a}' ELSE s.${COLUMNS[a]} END`).join(',\n    ')},
     data = CASE WHEN i.e ? 'data' THEN NULLIF(i.e->'data', 'null'::jsonb) ELSE s.data END,
+    channels = CASE WHEN i.e ? 'channels' THEN ${MERGED_CHANNELS} ELSE s.channels END,
     version = s.version + 1,
     updated_at = now()
   FROM input i
   WHERE s.environment_id = $1 AND s.subscriber_id = i.sid
   RETURNING s.subscriber_id
 ), inserted AS (
-  INSERT INTO subscribers (id, environment_id, subscriber_id, ${ATTRIBUTES.map((a) => COLUMNS[a]).join(', ')}, data, updated_at)
-  SELECT gen_random_uuid(), $1, i.sid, ${ATTRIBUTES.map((a) => `i.e->>'${a}'`).join(', ')}, NULLIF(i.e->'data', 'null'::jsonb), now()
+  INSERT INTO subscribers (id, environment_id, subscriber_id, ${ATTRIBUTES.map((a) => COLUMNS[a]).join(', ')}, data, channels, updated_at)
+  SELECT gen_random_uuid(), $1, i.sid, ${ATTRIBUTES.map((a) => `i.e->>'${a}'`).join(', ')}, NULLIF(i.e->'data', 'null'::jsonb), COALESCE(i.e->'channels', '[]'), now()
   FROM input i
   WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = $1 AND s.subscriber_id = i.sid)
   ON CONFLICT (environment_id, subscriber_id) DO NOTHING

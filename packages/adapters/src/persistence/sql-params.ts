@@ -21,9 +21,9 @@ export function sameKeys(column: string, keys: string): string {
 }
 
 /**
- * JSON text for a jsonb parameter. PostgreSQL text cannot hold NUL, so it is dropped from strings
- * (it can arrive in payloads, provider errors and HTTP response bodies); one such byte must not
- * fail a whole batch.
+ * JSON text for a jsonb parameter. PostgreSQL text cannot hold NUL, so it is dropped from strings.
+ * The API refuses NUL in requests (422 naming the field); it can still arrive from outside, in
+ * provider errors and HTTP step responses, and one such byte must not fail a whole batch.
  */
 export function jsonParam(value: unknown): string {
   // JSON writes NUL as the escape \u0000; removing the escapes from the text is much cheaper than a

@@ -53,6 +53,15 @@ export interface SubscriberAttributes {
 
 export interface SubscriberInput extends SubscriberAttributes {
   subscriberId: string;
+  /** Channel settings to merge into the stored ones (a trigger recipient's `channels`), resolved to integrations. */
+  channels?: ChannelSettings[];
+}
+
+/** Channel settings as a trigger recipient gives them, before they are matched to an integration. */
+export interface ChannelSettingsInput {
+  providerId: string;
+  integrationIdentifier?: string;
+  credentials: ChannelCredentials;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

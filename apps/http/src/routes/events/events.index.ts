@@ -1,6 +1,6 @@
 import { DomainError, TriggerEvent, type TriggerEventInput } from '@herald/domain';
 import type { Resolver } from '../../platform/app-env';
-import { errorBody } from '../../platform/errors';
+import { boundedValue, errorBody } from '../../platform/errors';
 import { createRouter } from '../../platform/router';
 import * as routes from './events.routes';
 
@@ -15,7 +15,7 @@ export function eventsRouter(resolve: Resolver) {
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'PAYLOAD_INVALID') throw error;
       // The payload-validation shape existing SDKs parse: a list of {field, message, value}.
-      const errors = Object.entries(error.fields ?? {}).map(([field, e]) => ({ field, message: e.messages.join('; '), value: e.value }));
+      const errors = Object.entries(error.fields ?? {}).map(([field, e]) => ({ field, message: e.messages.join('; '), value: boundedValue(e.value) }));
       return c.json({ ...errorBody(c, 400, error.message, { code: error.code }), type: 'PAYLOAD_VALIDATION_ERROR', errors }, 400) as never;
     }
   });

@@ -1,5 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { dataEnvelope, errorResponses, jsonBody, jsonContent } from '../../platform/schemas';
+import { dataEnvelope, errorResponses, ErrorSchema, jsonBody, jsonContent } from '../../platform/schemas';
+import { ChannelSettingsSchema } from '../subscribers/subscribers.schemas';
+
+/** Channel settings a recipient carries: stored on the subscriber, merged per integration, and used for this delivery. */
+const RecipientChannelSchema = ChannelSettingsSchema.omit({ _integrationId: true })
+  .extend({ providerId: z.string().min(1) })
+  .openapi('RecipientChannelSettings');
 
 const SubscriberRecipient = z
   .object({
@@ -12,7 +18,7 @@ const SubscriberRecipient = z
     locale: z.string().nullable().optional(),
     timezone: z.string().nullable().optional(),
     data: z.record(z.string(), z.unknown()).nullable().optional(),
-    channels: z.array(z.record(z.string(), z.unknown())).optional(),
+    channels: z.array(RecipientChannelSchema).max(20).optional(),
   })
   .openapi('SubscriberRecipient');
 
@@ -45,6 +51,16 @@ export const TriggerResultSchema = z
   })
   .openapi('TriggerEventResponse');
 
+/** The 400 existing SDKs parse when the payload fails the workflow's payload schema. */
+// Spread, not .extend(): the generator would render allOf with Error, whose `errors` is a record.
+const PayloadValidationErrorSchema = z
+  .object({
+    ...ErrorSchema.shape,
+    type: z.literal('PAYLOAD_VALIDATION_ERROR'),
+    errors: z.array(z.object({ field: z.string(), message: z.string(), value: z.unknown().optional() })),
+  })
+  .openapi('PayloadValidationError');
+
 export const trigger = createRoute({
   method: 'post',
   path: '/v1/events/trigger',
@@ -53,5 +69,9 @@ export const trigger = createRoute({
   description:
     'Answers 201 once the event and its work are committed. A reused transactionId is ignored: status `error` and a message say so, nothing is sent.',
   request: jsonBody(TriggerSchema),
-  responses: { 201: jsonContent(dataEnvelope(TriggerResultSchema), 'The trigger outcome'), ...errorResponses },
+  responses: {
+    201: jsonContent(dataEnvelope(TriggerResultSchema), 'The trigger outcome'),
+    ...errorResponses,
+    400: jsonContent(z.union([PayloadValidationErrorSchema, ErrorSchema]), 'Malformed JSON, or a payload the workflow refuses'),
+  },
 });

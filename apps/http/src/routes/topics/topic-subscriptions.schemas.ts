@@ -38,10 +38,11 @@ export const CreateSubscriptionsResultSchema = z
   .openapi('CreateTopicSubscriptionsResponse');
 
 /** A removed subscription: the list shape with the summary topic. */
-export const RemovedSubscriptionSchema = SubscriptionListItemSchema.extend({
-  topic: TopicSummarySchema,
-  subscriber: SubscriberSummarySchema.nullable(),
-}).openapi('RemovedTopicSubscription');
+// Spread, not .extend(): the OpenAPI generator renders extending a named schema as allOf, which
+// would require the list item's full topic (createdAt...) as well as the summary given here.
+export const RemovedSubscriptionSchema = z
+  .object({ ...SubscriptionListItemSchema.shape, topic: TopicSummarySchema, subscriber: SubscriberSummarySchema.nullable() })
+  .openapi('RemovedTopicSubscription');
 
 export const DeleteSubscriptionsResultSchema = z
   .object({ data: z.array(RemovedSubscriptionSchema), meta: MetaSchema, errors: z.array(ItemErrorSchema).optional() })

@@ -4,7 +4,9 @@ import type { SubscriberInput } from '../../entities/subscriber';
 import { validateSubscriberAttributes } from '../../entities/subscriber';
 import { DomainError } from '../../errors';
 import type { EventRepository } from '../../ports/event-repository';
+import type { IntegrationRepository } from '../../ports/integration-repository';
 import { normalizeRecipients } from '../../rules/normalize-recipients';
+import { resolveRecipientChannels } from '../../rules/resolve-recipient-channels';
 import { validatePayload } from '../../rules/validate-payload';
 import { toContextKeys } from '../../shared/context-keys';
 
@@ -32,7 +34,10 @@ export interface TriggerEventOutput {
  * (the durable hand-off); delivery happens in workers. A reused transactionId commits nothing.
  */
 export class TriggerEvent {
-  constructor(private readonly events: EventRepository) {}
+  constructor(
+    private readonly events: EventRepository,
+    private readonly integrations: Pick<IntegrationRepository, 'list'>,
+  ) {}
 
   async execute(input: TriggerEventInput): Promise<TriggerEventOutput> {
     const recipients = normalizeRecipients(input.to);
@@ -55,7 +60,11 @@ export class TriggerEvent {
     }
 
     const actor = typeof input.actor === 'string' ? { subscriberId: input.actor } : input.actor;
-    const upserts = [...recipients.upserts, ...(actor && typeof input.actor === 'object' ? [actor as SubscriberInput] : [])];
+    // Integrations are read only for the rare trigger whose recipients carry channel settings.
+    const recipientUpserts = recipients.upserts.some((s) => s.channels?.length)
+      ? resolveRecipientChannels(recipients.upserts, await this.integrations.list(input.environmentId))
+      : recipients.upserts;
+    const upserts = [...recipientUpserts, ...(actor && typeof input.actor === 'object' ? [{ ...actor, channels: undefined } as SubscriberInput] : [])];
     upserts.forEach((subscriber, i) => {
       const errors = validateSubscriberAttributes(subscriber);
       const [field] = Object.keys(errors);

@@ -4,7 +4,8 @@ import type { TenancyRepository } from '../../ports/tenancy-repository';
 import { hashApiKey } from './api-keys';
 
 /**
- * Resolves `Authorization: ApiKey <key>` to its environment. Results are cached for `ttlMs`
+ * Resolves `Authorization: ApiKey <key>` (scheme in any case: HTTP scheme names are case-insensitive)
+ * to its environment. Results are cached for `ttlMs`
  * (a revoked key stops working within that time) because this runs on every request.
  */
 export class AuthenticateApiKey {
