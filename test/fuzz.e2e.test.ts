@@ -151,7 +151,11 @@ describe('fuzzing every operation of /openapi.json', () => {
     console.log(`fuzz (seed ${SEED}): ${sent} requests to ${operations.length} operations; per status class: ${JSON.stringify(classes)}; ${problems.size} distinct problems`);
     for (const [, detail] of problems) console.log(`  ${detail}`);
     if (process.env.FUZZ_VERBOSE) console.log([...byOperation].sort().map(([k, n]) => `${k}: ${n}  e.g. ${samples.get(k)}`).join('\n'));
+    // Errors the service logged meanwhile (workers delivering fuzzed triggers included).
+    const logged = svc.output().split('\n').filter((line) => /"level":(50|60)/.test(line));
+    for (const line of logged.slice(0, 10)) console.log(`  logged: ${line.slice(0, 400)}`);
     expect(sent).toBeGreaterThanOrEqual(5_000);
+    expect(logged.length).toBe(0);
     expect([...problems.values()]).toEqual([]);
   }, 600_000);
 });
