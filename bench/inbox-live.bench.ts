@@ -1,19 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '@herald/adapters';
 import { io, type Socket } from 'socket.io-client';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
-import { report, summarize } from './support/herald';
+import { report, spawnHerald, summarize } from './support/herald';
 
 // Issue 11: 1,000 connected Inbox clients (socket.io, as @novu/js opens them) on one Herald process
 // receive a topic broadcast. Herald runs in its own process so its memory is its own; the clients
 // run here. Same-run baseline: the broadcast's trigger to its last inbox row in the database.
 const CLIENTS = Number(process.env.INBOX_CLIENTS ?? 1_000);
-const MAIN = fileURLToPath(new URL('../apps/http/src/main.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API_KEY = 'bench-key';
 
 async function rssKb(pid: number): Promise<number> {
@@ -24,20 +20,7 @@ async function rssKb(pid: number): Promise<number> {
 const dataDir = await mkdtemp(join(tmpdir(), 'herald-bench-inbox-'));
 const postgres = await startEmbeddedPostgres({ dataDir });
 const dbUrl = postgres.url;
-const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-  cwd: ROOT,
-  env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: dbUrl, HERALD_DATA_DIR: dataDir, HERALD_API_KEY: API_KEY, LOG_LEVEL: 'info' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-let output = '';
-const url = await new Promise<string>((resolve, reject) => {
-  child.stdout!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-    if (match) resolve(match[1]);
-  });
-  child.once('exit', (code) => reject(new Error(`herald exited with ${code}:\n${output}`)));
-});
+const { child, url } = await spawnHerald({ DATABASE_URL: dbUrl, HERALD_DATA_DIR: dataDir, HERALD_API_KEY: API_KEY });
 const api = (path: string, body: unknown, headers: Record<string, string> = { authorization: `ApiKey ${API_KEY}` }) =>
   fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 

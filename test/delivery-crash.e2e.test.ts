@@ -5,16 +5,15 @@ import { insertWorkflowWithSteps, queryDatabase } from './support/workflow-rows'
 
 // Issue 6 and 12 acceptance: SIGKILL while a topic fan-out runs, and every subscriber ends with
 // exactly one inbox notification for that trigger. The dead process's work is taken over within 5 s
-// of the restart (or, with a second process on the same database, of the kill): as soon as
-// PostgreSQL sees its connection end, not when its leases lapse (about 50 s before issue 12).
-// The times to resume (first chunk committed) and to finish are printed: on a quiet 2-core machine
-// about 5 s to finish (the target is 10 s), but they are the throughput of fan-out and delivery,
-// which a machine shared with other test runs divides; the bounds asserted on them are generous
-// so that the test does not flake.
+// (as soon as PostgreSQL sees its connection end, not when its leases lapse: about 50 s before
+// issue 12), and all 20,000 are delivered within 10 s of the restart (counted from the moment the
+// new process is started, its own start included) or of the kill, with a surviving second process.
+// These bounds are the service's throughput, so this file runs alone, after the rest of the suite
+// (vitest.config.ts); the times are printed.
 const SUBSCRIBERS = 20_000;
 const TAKEN_OVER_WITHIN_MS = 5_000;
-const RESUMED_WITHIN_MS = 15_000;
-const FINISHED_WITHIN_MS = 60_000;
+const RESUMED_WITHIN_MS = 5_000;
+const FINISHED_WITHIN_MS = 10_000;
 const TX = 'tx-crash';
 const running: TestService[] = [];
 
@@ -117,10 +116,11 @@ it('a SIGKILL during a topic fan-out loses and duplicates nothing, and the resta
   // Taken over before the restarted process listens.
   expect(svc.output()).toContain('took over the work of worker processes that died');
   const [resumed, finished] = await Promise.all([resumedAfter(svc.databaseUrl, atKill, up), deliveredAfter(svc.databaseUrl, up)]);
-  console.info(`crash recovery after a restart (${up - restarting} ms to start): fan-out resumed after ${resumed} ms, all ${SUBSCRIBERS} delivered after ${finished} ms`);
+  const started = up - restarting;
+  console.info(`crash recovery after a restart: started in ${started} ms, then fan-out resumed after ${resumed} ms, all ${SUBSCRIBERS} delivered after ${finished} ms (${started + finished} ms after the restart)`);
   await expectExactlyOnce(svc.databaseUrl);
-  expect(resumed).toBeLessThan(RESUMED_WITHIN_MS);
-  expect(finished).toBeLessThan(FINISHED_WITHIN_MS);
+  expect(started + resumed).toBeLessThan(RESUMED_WITHIN_MS);
+  expect(started + finished).toBeLessThan(FINISHED_WITHIN_MS);
 }, 240_000);
 
 it('a SIGKILL of one of two processes during a topic fan-out: the survivor takes it over within 5 s and finishes it exactly once', async () => {

@@ -1,6 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../apps/http/src/config';
 import { startHerald, type RunningHerald } from '../../apps/http/src/server';
 
@@ -38,6 +40,24 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+const START = fileURLToPath(new URL('../../apps/http/scripts/start.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Herald in its own process, as `pnpm start` runs it (its memory and CPU are its own); resolves once it listens. */
+export async function spawnHerald(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [START], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`herald exited with ${code}:\n${output}`)));
+  });
+  return { child, url };
 }
 
 export function percentile(sorted: number[], p: number): number {

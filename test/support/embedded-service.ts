@@ -21,7 +21,7 @@ export async function startEmbedded(dataDir: string): Promise<{ child: ChildProc
 
 /** Herald started on `dataDir`; `logged` waits (up to 60 s) for a line of its output to match. */
 export function spawnEmbedded(dataDir: string): { child: ChildProcess; logged: (pattern: RegExp) => Promise<RegExpExecArray>; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/http/src/main.ts'], { cwd: ROOT, env: embeddedEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['apps/http/scripts/start.mjs'], { cwd: ROOT, env: embeddedEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -53,7 +53,7 @@ export function spawnEmbedded(dataDir: string): { child: ChildProcess; logged: (
 
 /** The operator command, run without blocking this process's event loop (its connections stay served). */
 export async function runCli(dataDir: string, args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/http/src/cli.ts', ...args], { cwd: ROOT, env: embeddedEnv(dataDir) });
+  const { stdout } = await promisify(execFile)(process.execPath, ['apps/http/scripts/start.mjs', 'cli', ...args], { cwd: ROOT, env: embeddedEnv(dataDir) });
   return stdout;
 }
 

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '@herald/adapters';
 import { prepareTemplate } from '@herald/adapters/testing';
+// @ts-expect-error: a plain ES module script, without types
+import { ensureServiceBuilt } from '../../apps/http/scripts/build-service.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,6 +19,8 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   keepFailingExitCode();
+  // Services the tests start run from the bundle `pnpm start` runs: built once here, not by each.
+  await ensureServiceBuilt();
   let adminUrl = process.env.DATABASE_URL;
   let teardown = async () => undefined as void;
   if (!adminUrl) {

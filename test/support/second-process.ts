@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../apps/http/src/main.ts', import.meta.url));
+const START = fileURLToPath(new URL('../../apps/http/scripts/start.mjs', import.meta.url));
 
 /** Another Herald process on an existing database (several processes, one PostgreSQL). */
 export async function startSecondProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [START], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

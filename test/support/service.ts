@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { createTestDatabase } from '@herald/adapters/testing';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = fileURLToPath(new URL('../../apps/http/src/main.ts', import.meta.url));
+const START = fileURLToPath(new URL('../../apps/http/scripts/start.mjs', import.meta.url));
 
 export interface TestService {
   url: string;
@@ -28,7 +28,7 @@ export interface TestService {
   startPeer(env?: Record<string, string>): Promise<TestService>;
 }
 
-/** Starts Herald as a user would (`node --import tsx apps/http/src/main.ts`) on a fresh database. */
+/** Starts Herald as a user would (`pnpm start`: `node apps/http/scripts/start.mjs`) on a fresh database. */
 export async function startService(
   env: Record<string, string> = {},
   shared?: { db: { url: string; drop(): Promise<void> }; apiKey: string },
@@ -41,7 +41,7 @@ export async function startService(
 
   const launch = () =>
     new Promise<void>((resolve, reject) => {
-      child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      child = spawn(process.execPath, [START], {
         cwd: ROOT,
         env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, HERALD_API_KEY: apiKey, LOG_LEVEL: 'info', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

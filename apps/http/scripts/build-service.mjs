@@ -1,0 +1,75 @@
+// Bundles the service's own TypeScript (apps/http and the workspace packages) into one ES module,
+// dist/service/, so a start loads one file of ours instead of transpiling hundreds through tsx's
+// loader hooks. Packages from npm stay outside the bundle and load natively, each imported by its
+// resolved path (pnpm keeps a package's dependencies beside it, not beside apps/http).
+// `ensureServiceBuilt` (every start, the tests' setup) rebuilds only when a source file changed
+// since the last build: about 0.4 s when it does, a few milliseconds of stat calls when not.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ours = /\/(apps|packages)\/[^/]+\/src\/.*\.ts$/;
+export const SERVICE_DIR = join(root, 'dist/service');
+const INPUTS = join(SERVICE_DIR, 'inputs.json');
+
+/** True when the bundle is missing or older than one of the files it was built from. */
+function stale() {
+  if (!existsSync(INPUTS)) return true;
+  const { builtAt, inputs } = JSON.parse(readFileSync(INPUTS, 'utf8'));
+  return inputs.some((file) => !existsSync(file) || statSync(file).mtimeMs > builtAt);
+}
+
+export async function ensureServiceBuilt() {
+  if (stale()) await buildService();
+}
+
+export async function buildService() {
+  const builtAt = Date.now();
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: { main: `${root}src/main.ts`, cli: `${root}src/cli.ts` },
+    outdir: `${root}dist/service`,
+    absWorkingDir: root,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Resolve packages as Node does, since Node loads them: no "module" field or condition.
+    mainFields: ['main'],
+    conditions: [],
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'herald-bundle',
+        setup(b) {
+          // npm packages: left to Node, by absolute path.
+          b.onResolve({ filter: /^[^./]/ }, async (args) => {
+            if (args.path.startsWith('@herald/') || args.pluginData === 'resolving' || args.path.startsWith('node:')) return undefined;
+            const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'resolving' });
+            if (resolved.errors.length) return { errors: resolved.errors };
+            return { path: pathToFileURL(resolved.path).href, external: true };
+          });
+          // Our files keep their own import.meta.url: paths relative to a source file (migrations, assets) still hold.
+          b.onLoad({ filter: ours }, async (args) => {
+            const source = await readFile(args.path, 'utf8');
+            return { contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts' };
+          });
+        },
+      },
+    ],
+  });
+  // The lockfile too: the bundle imports npm packages by their versioned paths.
+  const inputs = [...Object.keys(result.metafile.inputs).map((file) => join(root, file)), join(root, '../../pnpm-lock.yaml'), fileURLToPath(import.meta.url)];
+  await writeFile(INPUTS, JSON.stringify({ builtAt, inputs }));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const started = Date.now();
+  await buildService();
+  console.log(`built dist/service in ${Date.now() - started} ms`);
+}
