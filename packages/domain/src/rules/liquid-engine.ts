@@ -6,7 +6,7 @@ export type VariablePath = Array<string | number>;
 const MAX_TEMPLATE_CHARS = 100_000;
 
 /**
- * The one Liquid engine, shared by preview and delivery: parsed templates are cached, unknown
+ * The one Liquid engine, shared by preview and delivery: unknown
  * filters are errors (a typo must not render silently), undefined variables render empty, and
  * render time, memory and template size are bounded so a hostile template cannot stall the process.
  */
@@ -14,7 +14,6 @@ const engine = new Liquid({
   strictFilters: true,
   strictVariables: false,
   ownPropertyOnly: true,
-  cache: 1000,
   parseLimit: MAX_TEMPLATE_CHARS,
   renderLimit: 1_000,
   memoryLimit: 16_000_000,
@@ -57,8 +56,33 @@ export function hasLiquid(text: string): boolean {
   return text.includes('{{') || text.includes('{%');
 }
 
+/**
+ * Parsed templates by source, most recently used last. liquidjs caches only templates it reads from
+ * files; a step's templates are strings, and parsing one again on every delivery cost about 40% of
+ * its render (26 of 62 µs). Bounded by total source length, so hostile sizes cannot grow it.
+ */
+const parsed = new Map<string, Template[]>();
+let parsedChars = 0;
+const PARSED_CHARS_MAX = 2_000_000;
+
 function parse(source: string): Template[] {
-  return engine.parse(source);
+  const hit = parsed.get(source);
+  if (hit) {
+    parsed.delete(source);
+    parsed.set(source, hit);
+    return hit;
+  }
+  const templates = engine.parse(source);
+  if (source.length <= PARSED_CHARS_MAX / 10) {
+    parsed.set(source, templates);
+    parsedChars += source.length;
+    for (const [oldest] of parsed) {
+      if (parsedChars <= PARSED_CHARS_MAX) break;
+      parsed.delete(oldest);
+      parsedChars -= oldest.length;
+    }
+  }
+  return templates;
 }
 
 /** Static analysis without rendering: what a template reads and whether it parses. */

@@ -1,0 +1,45 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, expect, it } from 'vitest';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
+
+const started: { db: EmbeddedDatabase; dir: string }[] = [];
+afterEach(async () => {
+  for (const { db, dir } of started.splice(0)) {
+    await db.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** The address PostgreSQL sees for a connection made with `url`: null over a Unix socket. */
+async function clientAddress(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ addr: string | null }>('SELECT client_addr::text AS addr FROM pg_stat_activity WHERE pid = pg_backend_pid()');
+    return rows[0].addr;
+  } finally {
+    await client.end();
+  }
+}
+
+it('serves the service over a Unix socket in the cluster directory, and other clients over TCP on 127.0.0.1', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'herald-socket-'));
+  const db = await startEmbeddedPostgres({ dataDir: dir, durable: false });
+  started.push({ db, dir });
+  expect(new URL(db.url).searchParams.get('host')).toBe(join(dir, 'pg'));
+  expect(await clientAddress(db.url)).toBeNull();
+  expect(await clientAddress(`postgresql://postgres:herald@127.0.0.1:${db.port}/herald`)).toBe('127.0.0.1/32');
+}, 60_000);
+
+it('falls back to TCP when the socket path would be longer than the system allows', async () => {
+  const parent = await mkdtemp(join(tmpdir(), 'herald-socket-'));
+  await chmod(parent, 0o755); // as root, PostgreSQL runs as its own user, who must reach the data directory
+  const dir = join(parent, 'a-data-directory-deep-enough-that-the-socket-path-passes-a-hundred-characters');
+  const db = await startEmbeddedPostgres({ dataDir: dir, durable: false });
+  started.push({ db, dir: parent });
+  expect(new URL(db.url).searchParams.has('host')).toBe(false);
+  expect(await clientAddress(db.url)).toBe('127.0.0.1/32');
+}, 60_000);

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { renderTemplate } from './liquid-engine';
+
+describe('renderTemplate', () => {
+  it('renders one template against each scope it is given (the parsed template is reused, never its values)', async () => {
+    const source = 'Hello {{ subscriber.firstName }}, {{ payload.count | pluralize: "comment" }}';
+    expect(await renderTemplate(source, { subscriber: { firstName: 'Ada' }, payload: { count: 1 } })).toBe('Hello Ada, 1 comment');
+    expect(await renderTemplate(source, { subscriber: { firstName: 'Bob' }, payload: { count: 3 } })).toBe('Hello Bob, 3 comments');
+    expect(await renderTemplate(source, {})).toBe('Hello , 0 comments');
+  });
+
+  it('refuses a template that does not parse every time, not only the first', async () => {
+    for (let i = 0; i < 2; i++) await expect(renderTemplate('{{ name | nosuchfilter }}', { name: 'x' })).rejects.toThrow(/nosuchfilter/);
+  });
+
+  it('keeps rendering correctly past the number of templates it keeps parsed', async () => {
+    // 30 templates of 90,000 characters: more than the 2,000,000 kept parsed.
+    const filler = 'x'.repeat(90_000);
+    for (let i = 0; i < 30; i++) expect(await renderTemplate(`{{ n }}-${i}-${filler}`, { n: i })).toBe(`${i}-${i}-${filler}`);
+    expect(await renderTemplate('{{ n }}-0', { n: 'again' })).toBe('again-0');
+  });
+});
