@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@herald/adapters';
@@ -46,7 +46,6 @@ async function rssMb(pid: number): Promise<number> {
 
 /** The postmaster and its children: every process whose parent chain leads to `pid`. */
 async function processTree(pid: number): Promise<number[]> {
-  const { readdir } = await import('node:fs/promises');
   const parents = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

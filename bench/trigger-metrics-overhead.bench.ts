@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { insertWorkflowWithSteps } from './support/fixtures';
 import { report, startBenchService, summarize, type BenchService } from './support/herald';
+import { runTriggerLoad } from './support/load';
 import type { JobOutcome } from '@herald/domain';
 import { DeliveryMetricsObserver } from '../apps/http/src/observability/delivery-metrics-observer';
 import { HeraldMetrics } from '../apps/http/src/observability/metrics';
@@ -27,18 +26,7 @@ async function trigger(svc: BenchService, tag: string, i: number): Promise<void>
 }
 
 async function sustained(svc: BenchService): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(new URL('./support/trigger-load.mjs', import.meta.url)), svc.url, svc.apiKey, 'bench-in-app', 'bench-user', String(SUSTAINED_SECONDS), String(CONCURRENCY)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`load generator exited with ${code}`);
-  const result = JSON.parse(out.trim().split('\n').pop()!) as { perSecond: number; non2xx: number };
-  if (result.non2xx) throw new Error(`load saw ${result.non2xx} non-2xx answers`);
-  return result.perSecond;
+  return (await runTriggerLoad(svc, 'bench-in-app', 'bench-user', SUSTAINED_SECONDS, CONCURRENCY)).perSecond;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

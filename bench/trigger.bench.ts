@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
 import { report, startBenchService, summarize } from './support/herald';
+import { runTriggerLoad } from './support/load';
 
 // Issue 6: trigger latency p50/p99 and sustained triggers/s to one subscriber with one in_app step,
 // and trigger-to-inbox latency, each beside the same rows written by a plain multi-row INSERT.
@@ -35,19 +34,7 @@ try {
   report('trigger latency p99 (sequential)', l.p99, 'ms', '< 50 ms');
 
   // Sustained: concurrent clients from a separate process (autocannon) for SUSTAINED_SECONDS.
-  // Asynchronous spawn: the service runs in this process and must keep answering.
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(new URL('./support/trigger-load.mjs', import.meta.url)), svc.url, svc.apiKey, 'bench-in-app', 'bench-user', String(SUSTAINED_SECONDS), String(CONCURRENCY)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`load generator exited with ${code}`);
-  const sustained = JSON.parse(out.trim().split('\n').pop()!) as { total: number; perSecond: number; p50: number; p99: number; non2xx: number; errors: number };
-  // autocannon counts the requests still in flight when the time is up as errors: at most one per connection.
-  if (sustained.non2xx || sustained.errors > CONCURRENCY) throw new Error(`load saw ${sustained.non2xx} non-2xx answers and ${sustained.errors} errors`);
+  const sustained = await runTriggerLoad(svc, 'bench-in-app', 'bench-user', SUSTAINED_SECONDS, CONCURRENCY);
   const sent = sustained.total;
   report(`sustained triggers per second (${CONCURRENCY} connections, ${SUSTAINED_SECONDS} s, deliveries running)`, Math.round(sustained.perSecond), 'triggers/s', '>= 1000/s');
   report('trigger latency p50 under sustained load', sustained.p50, 'ms');

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { API_KEY, exitOf, isAlive, postgresRunning, postmasterPid, processesMentioning, spawnEmbedded, startEmbedded, until } from './support/embedded-service';
+import { isAlive } from '@herald/adapters';
+import { API_KEY, exitOf, postgresRunning, postmasterPid, processesMentioning, spawnEmbedded, startEmbedded, until } from './support/embedded-service';
 
 // Issue 12: an embedded PostgreSQL is stopped or adopted in every case, and never outlives its
 // Herald; SIGTERM still ends the service when that database is gone or hangs.

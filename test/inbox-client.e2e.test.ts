@@ -2,7 +2,6 @@ import { Novu } from '@novu/js';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from './support/service';
-import { startSecondProcess } from './support/second-process';
 import { waitFor } from './support/wait';
 
 let svc: TestService;
@@ -129,7 +128,7 @@ describe('@novu/js 3.19 against Herald', () => {
 
   it('hears what another Herald process on the same database delivered (LISTEN/NOTIFY)', async () => {
     // An API-only process holds the socket; the test service's workers deliver.
-    const apiOnly = await startSecondProcess(svc.databaseUrl, { HERALD_WORKERS: 'false' });
+    const apiOnly = await svc.startPeer({ HERALD_WORKERS: 'false' });
     try {
       const novu = new Novu({ applicationIdentifier, subscriberId: 'dora', apiUrl: apiOnly.url, socketUrl: apiOnly.url, useCache: false });
       const connected = new Promise<void>((resolve, reject) => novu.on('socket.connect.resolved', ({ error }) => (error ? reject(error as Error) : resolve())));

@@ -33,6 +33,7 @@ export async function runTriggerLoad(
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) throw new Error(`load generator exited with ${code}`);
   const result = JSON.parse(out.trim().split('\n').pop()!) as LoadResult;
+  // autocannon counts the requests still in flight when the time is up as errors: at most one per connection.
   if (result.non2xx || result.errors > connections) throw new Error(`load saw ${result.non2xx} non-2xx answers and ${result.errors} errors`);
   return result;
 }

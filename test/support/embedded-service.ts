@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { isAlive } from '@herald/adapters';
 
 // Herald on its own embedded PostgreSQL (no DATABASE_URL), started as a user starts it.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,12 +28,15 @@ export function spawnEmbedded(dataDir: string): { child: ChildProcess; logged: (
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const logged = (pattern: RegExp) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
-      const check = () => {
+      const check = (): boolean => {
         const match = pattern.exec(output);
-        if (!match) return;
-        done();
-        resolve(match);
+        if (match) {
+          done();
+          resolve(match);
+        }
+        return match !== null;
       };
+      const onData = () => void check();
       const failed = (code: number | null) => {
         done();
         reject(new Error(`exited with ${code}:\n${output}`));
@@ -40,13 +44,12 @@ export function spawnEmbedded(dataDir: string): { child: ChildProcess; logged: (
       const timer = setTimeout(() => (done(), reject(new Error(`never logged ${pattern}:\n${output}`))), 60_000);
       const done = () => {
         clearTimeout(timer);
-        child.stdout!.off('data', check);
+        child.stdout!.off('data', onData);
         child.off('exit', failed);
       };
-      child.stdout!.on('data', check);
+      child.stdout!.on('data', onData);
       child.once('exit', failed);
-      check();
-      if (pattern.exec(output) === null && (child.exitCode !== null || child.signalCode !== null)) failed(child.exitCode);
+      if (!check() && (child.exitCode !== null || child.signalCode !== null)) failed(child.exitCode);
     });
   return { child, logged, output: () => output };
 }
@@ -60,15 +63,6 @@ export async function runCli(dataDir: string, args: string[]): Promise<string> {
 export function exitOf(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The postmaster's pid from the cluster's pid file, whether it is running or not. */

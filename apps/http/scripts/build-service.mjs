@@ -30,7 +30,7 @@ export async function buildService() {
   const { build } = await import('esbuild');
   const result = await build({
     entryPoints: { main: `${root}src/main.ts`, cli: `${root}src/cli.ts` },
-    outdir: `${root}dist/service`,
+    outdir: SERVICE_DIR,
     absWorkingDir: root,
     bundle: true,
     splitting: true,

@@ -17,6 +17,7 @@ export * from './persistence/sql-digest-repository';
 export * from './persistence/sql-throttle-repository';
 export * from './persistence/sql-delivery-backlog';
 export * from './database/process-liveness';
+export { isAlive } from './database/postgres-watchdog';
 export * from './persistence/sql-worker-registry';
 export * from './queue/pg-boss-delivery-queue';
 export * from './queue/pg-due-work-waker';

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { startPgBoss, stopPgBoss, type PgBoss } from '../queue/pg-boss';
+import { insertQueuedJob } from '../testing/job-rows';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
 import { SqlJobRepository } from './sql-job-repository';
@@ -24,22 +25,7 @@ afterAll(async () => {
   if (boss) await stopPgBoss(boss, 1_000);
 });
 
-/** One notification with one queued job for a one-step workflow of `type`; returns the ids. */
-async function queuedJob(name: string, type: string) {
-  const { rows } = await database.db.pool.query<{ notification_id: string; job_id: string; step_id: string }>(
-    `WITH env AS (SELECT id FROM environments LIMIT 1),
-     w AS (INSERT INTO workflows (environment_id, workflow_id, name) SELECT id, $1, $1 FROM env RETURNING id, environment_id),
-     st AS (INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values) SELECT id, 's', 's', $2, 0, '{"body":"hi"}' FROM w RETURNING id),
-     s AS (INSERT INTO subscribers (environment_id, subscriber_id) SELECT environment_id, $1 FROM w RETURNING id, environment_id),
-     e AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to") SELECT w.environment_id, w.id, $1, '{}' FROM w RETURNING id, environment_id, workflow_id),
-     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id) SELECT e.environment_id, e.id, e.workflow_id, s.id, $1 FROM e, s RETURNING id, environment_id, subscriber_id),
-     j AS (INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
-           SELECT n.environment_id, n.id, n.subscriber_id, st.id, 's', $2, 0, 'queued' FROM n, st RETURNING id, notification_id, workflow_step_id)
-     SELECT notification_id, id AS job_id, workflow_step_id AS step_id FROM j`,
-    [name, type],
-  );
-  return rows[0];
-}
+const queuedJob = (name: string, type: string) => insertQueuedJob(database.db.pool, name, type);
 
 const status = async (jobId: string) => (await database.db.pool.query<{ status: string; attempts: number }>('SELECT status, attempts FROM jobs WHERE id = $1', [jobId])).rows[0];
 
