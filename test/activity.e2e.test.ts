@@ -20,13 +20,13 @@ const IN_APP = {
 const EMAIL = { type: 'email', stepId: 'email', controlValues: { subject: 'Alert', body: 'Alert {{payload.orderId}}' } };
 const ACTIVE = ['pending', 'queued', 'running', 'delayed'];
 
-/** Every job of the transaction has finished (delivery is asynchronous). */
+/** Every job of the transaction has finished (delivery is asynchronous; a fan-out's inline in-app step has no job row). */
 async function settled(transactionId: string, notifications: number) {
   await waitFor(async () => {
     const rows = await queryDatabase<{ notifications: number; active: number }>(
       svc.databaseUrl,
       `SELECT count(DISTINCT n.id)::int AS notifications, count(*) FILTER (WHERE j.status = ANY($2))::int AS active
-       FROM notifications n JOIN jobs j ON j.notification_id = n.id WHERE n.transaction_id = $1`,
+       FROM notifications n LEFT JOIN jobs j ON j.notification_id = n.id WHERE n.transaction_id = $1`,
       [transactionId, ACTIVE],
     );
     return rows[0].notifications === notifications && rows[0].active === 0;
@@ -158,6 +158,43 @@ describe('the activity log through the @novu/api SDK', () => {
     expect(raw.data.jobs[0].payload).toEqual({ orderId: 'S-1' });
     expect(raw.data.jobs[0].message).toMatchObject({ channel: 'in_app', subject: 'Hi Ada', body: 'Order S-1 shipped', status: 'sent' });
     expect(result.jobs![1].executionDetails.length).toBeGreaterThan(0);
+  });
+
+  it("shows a topic fan-out's first in-app step, run within the fan-out without a job row, like any other job", async () => {
+    // cy turned in-app off: the inline step is skipped for cy, and the next step still runs for both.
+    await novu.subscribers.preferences.update({ channels: { inApp: false } }, 'cy');
+    await trigger({ workflowId: 'security-alert', to: [{ type: 'Topic', topicKey: 'vip' }], payload: { orderId: 'V-2' }, transactionId: 'tx-5' }, 2);
+    const jobRows = await queryDatabase<{ type: string; status: string }>(
+      svc.databaseUrl,
+      `SELECT j.type, j.status FROM jobs j JOIN notifications n ON n.id = j.notification_id WHERE n.transaction_id = 'tx-5' ORDER BY j.type`,
+    );
+    expect(jobRows.map((j) => j.type)).toEqual(['email', 'email']);
+
+    const listed = (await novu.notifications.list({ transactionId: 'tx-5' })).result.data;
+    const bob = listed.find((n) => n.subscriber?.subscriberId === 'bob')!;
+    const cy = listed.find((n) => n.subscriber?.subscriberId === 'cy')!;
+    const { result } = await novu.notifications.retrieve(bob.id!);
+    expect(result.jobs?.map((j) => j.type)).toEqual(['in_app', 'email']);
+    const [inApp, email] = result.jobs!;
+    expect(inApp).toMatchObject({ status: 'completed', providerId: 'novu', step: { active: true, filters: [] } });
+    expect(inApp.executionDetails).toEqual([
+      expect.objectContaining({ status: 'Success', source: 'Internal', isRetry: false, isTest: false, detail: 'in-app message stored in the inbox of bob' }),
+    ]);
+    expect(email.status).not.toBe('pending');
+    expect(email.executionDetails.length).toBeGreaterThan(0);
+    // Ids are stable from read to read, and the message rides along as for any job.
+    const again = (await novu.notifications.retrieve(bob.id!)).result;
+    expect(again.jobs![0].id).toBe(inApp.id);
+    expect(again.jobs![0].executionDetails[0].id).toBe(inApp.executionDetails[0].id);
+    const raw = (await (await svc.request(`/v1/notifications/${bob.id}`)).json()) as {
+      data: { jobs: Array<{ step: Record<string, unknown>; message?: Record<string, unknown> }> };
+    };
+    expect(raw.data.jobs[0].step).toMatchObject({ stepId: 'in-app', name: 'in-app' });
+    expect(raw.data.jobs[0].message).toMatchObject({ channel: 'in_app', subject: 'Hi Bob', body: 'Order V-2 shipped', status: 'sent' });
+
+    const skipped = (await novu.notifications.retrieve(cy.id!)).result.jobs!;
+    expect(skipped.map((j) => [j.type, j.status])).toEqual([['in_app', 'skipped'], ['email', expect.not.stringMatching(/pending|queued/)]]);
+    expect(skipped[0].executionDetails[0].detail).toBe('skipped: preference in_app disabled by subscriber (global)');
   });
 
   it('answers 404 naming an unknown or malformed notification id', async () => {

@@ -196,7 +196,6 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   container.bind<EventRepository>(EventRepository).toConstantValue(observability.eventRepository(new SqlEventRepository(db.pool, deliveryQueue, workers.workerId)));
   container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.workerPool, deliveryQueue, workers.workerId));
   useCase(TriggerEvent, (e: EventRepository, i: IntegrationRepository) => observability.triggerEvent(e, i), [EventRepository, IntegrationRepository]);
-  useCase(FanOutEvent, (e: EventRepository) => observability.fanOutEvent(e), [EventRepository]);
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
   container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);
   container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(observability.providers(new StaticProviderRegistry(config.serviceName, httpClient, { allowPrivateNetworks: config.allowPrivateNetworks, endpoints: config.providerEndpoints })));
@@ -228,6 +227,10 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
       }), observers),
     [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository, DeliveryObserver],
   );
+  // A topic fan-out runs a workflow's first in-app step itself, with the same engine (FanOutEvent).
+  container
+    .bind(FanOutEvent)
+    .toResolvedValue((e: EventRepository, steps: RunNotifications) => observability.fanOutEvent(e, { steps }), [EventRepository, RunNotifications]);
   useCase(RecoverStalledWork, (jobs: JobRepository) => new RecoverStalledWork(jobs, 30_000), [JobRepository]);
   useCase(RecoverDeadWorkers, (w: WorkerRegistry) => new RecoverDeadWorkers(w), [WorkerRegistry]);
   container

@@ -1,4 +1,4 @@
-import { DomainError, FanOutEvent, TriggerEvent, type EventRepository, type IntegrationRepository, type TriggerEventInput, type TriggerEventOutput } from '@herald/domain';
+import { DomainError, FanOutEvent, TriggerEvent, type EventRepository, type FanOutOptions, type IntegrationRepository, type TriggerEventInput, type TriggerEventOutput } from '@herald/domain';
 import type { HeraldMetrics } from './metrics';
 
 /** TriggerEvent that counts what it answered: accepted, deduplicated, or rejected with the reason. */
@@ -31,9 +31,10 @@ export class MeteredTriggerEvent extends TriggerEvent {
 export class MeteredFanOutEvent extends FanOutEvent {
   constructor(
     events: EventRepository,
+    options: FanOutOptions,
     private readonly metrics: HeraldMetrics,
   ) {
-    super(events);
+    super(events, options);
   }
 
   override async execute(eventId: string): Promise<{ notifications: number; filtered: number }> {

@@ -1,4 +1,4 @@
-import { DeliveryObservers, FanOutEvent, TriggerEvent, type EventRepository, type IntegrationRepository, type ProviderRegistry, type StepHandlers } from '@herald/domain';
+import { DeliveryObservers, FanOutEvent, TriggerEvent, type FanOutOptions, type EventRepository, type IntegrationRepository, type ProviderRegistry, type StepHandlers } from '@herald/domain';
 import type { Logger } from 'pino';
 import { DeliveryLogObserver } from './delivery-log-observer';
 import { DeliveryMetricsObserver } from './delivery-metrics-observer';
@@ -21,8 +21,8 @@ export class Observability {
     return this.metrics ? new MeteredTriggerEvent(events, integrations, this.metrics) : new TriggerEvent(events, integrations);
   }
 
-  fanOutEvent(events: EventRepository): FanOutEvent {
-    return this.metrics ? new MeteredFanOutEvent(events, this.metrics) : new FanOutEvent(events);
+  fanOutEvent(events: EventRepository, options: FanOutOptions): FanOutEvent {
+    return this.metrics ? new MeteredFanOutEvent(events, options, this.metrics) : new FanOutEvent(events, options);
   }
 
   eventRepository(events: EventRepository): EventRepository {

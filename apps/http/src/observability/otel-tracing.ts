@@ -82,10 +82,10 @@ export function startOtelTracing(_endpoint: string, serviceName: string): Tracin
         return outcome;
       });
     },
-    commitFanoutChunk(event, accepted, progress) {
+    commitFanoutChunk(event, accepted, progress, inline) {
       const parent = fromTraceparent(event.traceContext);
       const span = tracer.startSpan('herald.fanout.chunk', { attributes: { 'herald.event_id': event.id, 'herald.recipients': accepted.length } }, parent);
-      return inSpan(span, parent, () => inner.commitFanoutChunk(event, accepted, progress));
+      return inSpan(span, parent, () => inner.commitFanoutChunk(event, accepted, progress, inline));
     },
   });
 

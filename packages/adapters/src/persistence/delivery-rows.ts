@@ -1,4 +1,4 @@
-import type { DeliveryStep, DeliveryWorkflow } from '@herald/domain';
+import type { DeliveryStep, DeliveryWorkflow, JobOutcome, MessageDraft, RunnableJob, Subscriber, SubscriberPreferenceRecord } from '@herald/domain';
 
 export interface StepRow {
   id: string;
@@ -34,4 +34,91 @@ export function notificationShape(workflow: DeliveryWorkflow) {
     channels: [...new Set(active.map((s) => s.type))],
     steps: active.map((s, ord) => ({ id: s.id, step_id: s.stepId, type: s.type, position: s.position, ord })),
   };
+}
+
+/**
+ * Inserts messages from the JSON array in `param` (rows of `messageRow`) whose `where` holds (over
+ * `r`): an in-app message is in the inbox from this insert on, an outbound one records its send.
+ */
+export function insertMessages(param: string, where: string): string {
+  return `INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
+    subject, body, avatar, primary_action, secondary_action, redirect, data, tags, workflow, severity, context_keys, status, provider_message_id, delivered_at)
+  SELECT r.environment_id, r.notification_id, r.job_id, r.subscriber_id, r.transaction_id, r.channel, r.provider_id, r.integration_id, r.destination,
+    r.subject, r.body, r.avatar, r.primary_action, r.secondary_action, r.redirect, r.data, r.tags, r.workflow, r.severity, r.context_keys, r.status,
+    r.provider_message_id, CASE WHEN r.status = 'sent' THEN ARRAY[now()] ELSE '{}' END
+  FROM jsonb_to_recordset(${param}::jsonb) AS r(environment_id uuid, notification_id uuid, job_id uuid, subscriber_id uuid, transaction_id text, channel text,
+    provider_id text, integration_id uuid, destination jsonb, subject text, body text, avatar text, primary_action jsonb, secondary_action jsonb,
+    redirect jsonb, data jsonb, tags text[], workflow jsonb, severity text, context_keys text[], status text, provider_message_id text)
+  WHERE ${where}
+  ON CONFLICT (job_id) DO NOTHING`;
+}
+
+/** The row `insertMessages` writes for a step's message. */
+export function messageRow({ job }: JobOutcome, m: MessageDraft) {
+  return {
+    environment_id: job.environmentId,
+    notification_id: job.notificationId,
+    job_id: job.jobId,
+    subscriber_id: job.subscriber.id,
+    transaction_id: job.transactionId,
+    channel: m.channel,
+    provider_id: m.providerId,
+    integration_id: m.integrationId,
+    destination: m.destination ?? null,
+    subject: m.subject,
+    body: m.body,
+    avatar: m.avatar ?? null,
+    primary_action: m.primaryAction ?? null,
+    secondary_action: m.secondaryAction ?? null,
+    redirect: m.redirect ?? null,
+    data: m.data ?? null,
+    tags: job.workflow.tags,
+    workflow: {
+      id: job.workflow.id,
+      identifier: job.workflow.identifier,
+      name: job.workflow.name,
+      critical: job.workflow.critical,
+      tags: job.workflow.tags,
+      data: job.workflow.data ?? undefined,
+      severity: job.workflow.severity,
+    },
+    severity: job.workflow.severity,
+    context_keys: job.contextKeys,
+    status: m.status,
+    provider_message_id: m.providerMessageId ?? null,
+  };
+}
+
+/** A subscribers row (as JSON from SQL, snake_case) as the engine sees it. */
+export function toSubscriber(s: Record<string, any>): Subscriber {
+  return {
+    id: s.id,
+    environmentId: s.environment_id,
+    subscriberId: s.subscriber_id,
+    firstName: s.first_name,
+    lastName: s.last_name,
+    email: s.email,
+    phone: s.phone,
+    avatar: s.avatar,
+    locale: s.locale,
+    timezone: s.timezone,
+    data: s.data,
+    channels: s.channels ?? [],
+    isOnline: s.is_online,
+    lastOnlineAt: s.last_online_at ? new Date(s.last_online_at) : null,
+    version: s.version,
+    deleted: s.deleted,
+    createdAt: new Date(s.created_at),
+    updatedAt: new Date(s.updated_at),
+  };
+}
+
+type PreferenceRow = { workflow_id: string | null; enabled: boolean | null; channels: SubscriberPreferenceRecord['channels'] };
+
+/** A subscriber's global and per-workflow preference rows (aggregated as JSON by SQL) as two levels. */
+export function preferenceLevels(rows: PreferenceRow[] | null): RunnableJob['preferences'] {
+  const global = rows?.find((r) => r.workflow_id === null);
+  const perWorkflow = rows?.find((r) => r.workflow_id !== null);
+  const level = (r: PreferenceRow | undefined) => (r ? { enabled: r.enabled, channels: r.channels ?? {} } : null);
+  return { global: level(global), perWorkflow: level(perWorkflow) };
 }

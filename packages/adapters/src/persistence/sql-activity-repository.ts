@@ -2,10 +2,22 @@ import type { ActivityExecutionDetail, ActivityFilter, ActivityJob, ActivityNoti
 import type { Pool } from 'pg';
 import { isUuid, sameKeys, SqlParams } from './sql-params';
 
+// The message a job produced (an in-app message's job may be an inline one: no jobs row).
+const MESSAGE_OF = (jobId: string) => `(
+  SELECT json_build_object('id', m.id, 'channel', m.channel, 'providerId', m.provider_id, 'status', m.status,
+    'destination', m.destination, 'subject', m.subject, 'body', m.body, 'createdAt', m.created_at)
+  FROM messages m WHERE m.job_id = ${jobId})`;
+
+const STEP_OF = (workflowStepId: string, stepId: string) =>
+  `json_build_object('id', ${workflowStepId}, 'stepId', ${stepId}, 'name', COALESCE(ws.name, ${stepId}),
+     'active', COALESCE(ws.active, true), 'filters', COALESCE(ws.filters, '[]'::jsonb))`;
+
 /**
  * The page's notifications with everything the activity log shows, in one statement: the jobs in step
- * order, each with its execution details (oldest first) and the message it produced. `page` is a CTE
- * of the notification ids to load; `$1` is the environment.
+ * order, each with its execution details (oldest first) and the message it produced. A step the
+ * fan-out ran inline is kept on its notification (`inline_job`) and shown like the others: its
+ * details take the notification's time, and ids derived from the job's, stable from read to read.
+ * `page` is a CTE of the notification ids to load; `$1` is the environment.
  */
 const HYDRATE = `
 SELECT n.id, n.environment_id, n.transaction_id, n.workflow_id, n.channels, n.payload, n.controls, n."to", n.tags, n.topics, n.severity, n.critical,
@@ -16,23 +28,33 @@ SELECT n.id, n.environment_id, n.transaction_id, n.workflow_id, n.channels, n.pa
          'payloadSchema', w.payload_schema) END AS workflow,
        e.overrides,
        COALESCE((
-         SELECT json_agg(json_build_object(
-           'id', j.id, 'type', j.type, 'status', j.status, 'providerId', j.provider_id, 'digest', j.digest,
-           'scheduleExtensionsCount', j.schedule_extensions_count, 'updatedAt', j.updated_at,
-           'step', json_build_object('id', j.workflow_step_id, 'stepId', j.step_id, 'name', COALESCE(ws.name, j.step_id),
-             'active', COALESCE(ws.active, true), 'filters', COALESCE(ws.filters, '[]'::jsonb)),
-           'executionDetails', COALESCE((
-             SELECT json_agg(json_build_object('id', d.id, 'createdAt', d.created_at, 'status', d.status, 'source', d.source,
-               'detail', d.detail, 'isRetry', d.is_retry, 'isTest', d.is_test, 'providerId', d.provider_id, 'raw', d.raw)
-               ORDER BY d.seq)
-             FROM execution_details d WHERE d.job_id = j.id), '[]'::json),
-           'message', (
-             SELECT json_build_object('id', m.id, 'channel', m.channel, 'providerId', m.provider_id, 'status', m.status,
-               'destination', m.destination, 'subject', m.subject, 'body', m.body, 'createdAt', m.created_at)
-             FROM messages m WHERE m.job_id = j.id)
-         ) ORDER BY j.position)
-         FROM jobs j LEFT JOIN workflow_steps ws ON ws.id = j.workflow_step_id
-         WHERE j.notification_id = n.id), '[]'::json) AS jobs
+         SELECT json_agg(x.job ORDER BY x.position) FROM (
+           SELECT j.position, json_build_object(
+             'id', j.id, 'type', j.type, 'status', j.status, 'providerId', j.provider_id, 'digest', j.digest,
+             'scheduleExtensionsCount', j.schedule_extensions_count, 'updatedAt', j.updated_at,
+             'step', ${STEP_OF('j.workflow_step_id', 'j.step_id')},
+             'executionDetails', COALESCE((
+               SELECT json_agg(json_build_object('id', d.id, 'createdAt', d.created_at, 'status', d.status, 'source', d.source,
+                 'detail', d.detail, 'isRetry', d.is_retry, 'isTest', d.is_test, 'providerId', d.provider_id, 'raw', d.raw)
+                 ORDER BY d.seq)
+               FROM execution_details d WHERE d.job_id = j.id), '[]'::json),
+             'message', ${MESSAGE_OF('j.id')}) AS job
+           FROM jobs j LEFT JOIN workflow_steps ws ON ws.id = j.workflow_step_id
+           WHERE j.notification_id = n.id
+           UNION ALL
+           SELECT (i.job->>'position')::int, json_build_object(
+             'id', i.job->>'id', 'type', i.job->>'type', 'status', i.job->>'status', 'providerId', i.job->>'providerId', 'digest', NULL,
+             'scheduleExtensionsCount', 0, 'updatedAt', n.created_at,
+             'step', ${STEP_OF("i.job->>'workflowStepId'", "i.job->>'stepId'")},
+             'executionDetails', COALESCE((
+               SELECT json_agg(json_build_object('id', md5((i.job->>'id') || ':' || d.ord)::uuid, 'createdAt', n.created_at,
+                 'status', d.value->>'status', 'source', d.value->>'source', 'detail', d.value->>'detail', 'isRetry', false, 'isTest', false,
+                 'providerId', d.value->>'providerId', 'raw', d.value->>'raw') ORDER BY d.ord)
+               FROM jsonb_array_elements(i.job->'details') WITH ORDINALITY AS d(value, ord)), '[]'::json),
+             'message', ${MESSAGE_OF("(i.job->>'id')::uuid")})
+           FROM (SELECT n.inline_job AS job) i LEFT JOIN workflow_steps ws ON ws.id = (i.job->>'workflowStepId')::uuid
+           WHERE i.job IS NOT NULL
+         ) x), '[]'::json) AS jobs
 FROM page
 JOIN notifications n ON n.id = page.id AND n.environment_id = $1
 JOIN events e ON e.id = n.event_id

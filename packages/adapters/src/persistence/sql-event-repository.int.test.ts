@@ -1,17 +1,19 @@
-import { FanOutEvent, wholeRange } from '@herald/domain';
+import { CustomStepHandler, FanOutEvent, InAppStepHandler, RunNotifications, wholeRange, type JobOutcome, type StepHandlers } from '@herald/domain';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { PgBossDeliveryQueue, STEPS_QUEUE } from '../queue/pg-boss-delivery-queue';
 import { startPgBoss, stopPgBoss, type PgBoss } from '../queue/pg-boss';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
 import { SqlEventRepository } from './sql-event-repository';
+import { SqlJobRepository } from './sql-job-repository';
 
 const SUBSCRIBERS = 2_500;
 const database = useTestDatabase();
 let boss: PgBoss;
 let events: SqlEventRepository;
 let env: string;
+let steps: RunNotifications;
 
 beforeAll(async () => {
   const { pool, prisma } = database.db;
@@ -19,6 +21,9 @@ beforeAll(async () => {
   const queue = new PgBossDeliveryQueue(boss);
   await queue.ensureQueues();
   events = new SqlEventRepository(pool, queue);
+  // Only the step types these workflows have.
+  const handlers = { in_app: new InAppStepHandler('herald'), custom: new CustomStepHandler() } as Partial<StepHandlers> as StepHandlers;
+  steps = new RunNotifications(new SqlJobRepository(pool, queue), handlers);
   const { environments } = await new PrismaTenancyRepository(prisma).bootstrap({
     organizationName: 'Org',
     environments: [{ name: 'Development', slug: 'development', signingSecret: 's1' }],
@@ -37,11 +42,16 @@ afterAll(async () => {
   if (boss) await stopPgBoss(boss, 1_000);
 });
 
-async function fanningOutEvent(transactionId: string, exclude: string[] = [], cursor: Record<string, unknown> = { lanes: wholeRange() }): Promise<string> {
+async function fanningOutEvent(
+  transactionId: string,
+  exclude: string[] = [],
+  cursor: Record<string, unknown> = { lanes: wholeRange() },
+  workflowId = 'news',
+): Promise<string> {
   const { rows } = await database.db.pool.query<{ id: string }>(
     `INSERT INTO events (environment_id, workflow_id, transaction_id, "to", status, fanout_cursor)
-     SELECT $1, id, $2, '{}', 'fanning_out', $3 FROM workflows WHERE workflow_id = 'news' RETURNING id`,
-    [env, transactionId, JSON.stringify({ topics: [{ topicKey: 'everyone', exclude }], ...cursor })],
+     SELECT $1, id, $2, '{}', 'fanning_out', $3 FROM workflows WHERE workflow_id = $4 RETURNING id`,
+    [env, transactionId, JSON.stringify({ topics: [{ topicKey: 'everyone', exclude }], ...cursor }), workflowId],
   );
   return rows[0].id;
 }
@@ -60,7 +70,7 @@ async function outcome(eventId: string) {
 describe('topic fan-out in lanes', () => {
   it('splits a large topic into lanes that together reach every subscriber once, minus the excluded', async () => {
     const eventId = await fanningOutEvent('lanes-1', ['u7', 'u2000']);
-    const result = await new FanOutEvent(events, 400, 3).execute(eventId);
+    const result = await new FanOutEvent(events, { chunkSize: 400, laneCount: 3 }).execute(eventId);
     expect(result.notifications).toBe(SUBSCRIBERS - 2);
     const after = await outcome(eventId);
     expect(after).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS - 2, distinct: SUBSCRIBERS - 2 });
@@ -74,7 +84,7 @@ describe('topic fan-out in lanes', () => {
       // A run whose stored progress moved under it fails; the queue retries it from the stored progress.
       for (let attempt = 0; attempt < 10; attempt++) {
         try {
-          return await new FanOutEvent(events, 300, 3).execute(eventId);
+          return await new FanOutEvent(events, { chunkSize: 300, laneCount: 3 }).execute(eventId);
         } catch (error) {
           expect((error as Error).message).toMatch(/moved on by another run/);
         }
@@ -87,7 +97,7 @@ describe('topic fan-out in lanes', () => {
 
   it('leaves a small topic as one lane', async () => {
     const eventId = await fanningOutEvent('lanes-3');
-    await new FanOutEvent(events, 5_000, 3).execute(eventId);
+    await new FanOutEvent(events, { chunkSize: 5_000, laneCount: 3 }).execute(eventId);
     const after = await outcome(eventId);
     expect(after).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS });
     expect(after.lanes).toHaveLength(1);
@@ -100,18 +110,91 @@ describe('topic fan-out in lanes', () => {
     const [lane] = first.lanes;
     const chunk = await events.fanoutCandidates(first, lane, 10);
     const moved = { ...lane, after: chunk[9].subscriberId };
-    expect(await events.commitFanoutChunk(first, chunk, { from: lane, index: 0, lane: moved })).toBe(10);
+    expect(await events.commitFanoutChunk(first, chunk, { from: lane, index: 0, lane: moved }, [])).toHaveLength(10);
     // The other run read the same chunk from the same start: its progress would move the lane back.
-    await expect(events.commitFanoutChunk(overtaken, chunk, { from: lane, index: 0, lane: moved })).rejects.toThrow(/moved on by another run/);
+    await expect(events.commitFanoutChunk(overtaken, chunk, { from: lane, index: 0, lane: moved }, [])).rejects.toThrow(/moved on by another run/);
     const stored = await database.db.pool.query('SELECT fanout_cursor FROM events WHERE id = $1', [eventId]);
     expect(stored.rows[0].fanout_cursor.lanes).toEqual([moved]);
-    await new FanOutEvent(events, 1_000, 3).execute(eventId);
+    await new FanOutEvent(events, { chunkSize: 1_000, laneCount: 3 }).execute(eventId);
     expect(await outcome(eventId)).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS, distinct: SUBSCRIBERS });
   });
 
   it('resumes a fan-out stored with the single cursor of earlier versions', async () => {
     const eventId = await fanningOutEvent('lanes-5', [], { after: null });
-    await new FanOutEvent(events, 1_000, 3).execute(eventId);
+    await new FanOutEvent(events, { chunkSize: 1_000, laneCount: 3 }).execute(eventId);
     expect(await outcome(eventId)).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS, distinct: SUBSCRIBERS });
+  });
+});
+
+describe("a workflow's first in-app step, run within the fan-out", () => {
+  beforeAll(async () => {
+    await database.db.pool.query(
+      `WITH w AS (INSERT INTO workflows (environment_id, workflow_id, name) VALUES ($1, 'news-then-custom', 'n') RETURNING id)
+       INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values)
+       SELECT id, s.step_id, s.step_id, s.type, s.position, s.controls::jsonb FROM w,
+         (VALUES ('inbox', 'in_app', 0, '{"body":"Hi {{subscriber.subscriberId}}"}'), ('after', 'custom', 1, '{}')) AS s(step_id, type, position, controls)`,
+      [env],
+    );
+  });
+
+  const count = async (sql: string, params: unknown[]) => (await database.db.pool.query<{ n: number }>(sql, params)).rows[0].n;
+
+  it('writes each recipient its notification and inbox message, no job for that step, and queues the next step', async () => {
+    const eventId = await fanningOutEvent('inline-1', [], { lanes: wholeRange() }, 'news-then-custom');
+    // u1 was also a direct recipient of the trigger: it already has its notification, and gets nothing more here.
+    await database.db.pool.query(
+      `INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id)
+       SELECT e.environment_id, e.id, e.workflow_id, s.id, e.transaction_id FROM events e, subscribers s WHERE e.id = $1 AND s.subscriber_id = 'u1'`,
+      [eventId],
+    );
+    const result = await new FanOutEvent(events, { chunkSize: 1_000, laneCount: 3, steps }).execute(eventId);
+    expect(result.notifications).toBe(SUBSCRIBERS - 1);
+
+    expect(await count(`SELECT count(*)::int AS n FROM notifications WHERE event_id = $1 AND inline_job->>'status' = 'completed'`, [eventId])).toBe(SUBSCRIBERS - 1);
+    const messages = await database.db.pool.query<{ body: string; matches: boolean }>(
+      `SELECT m.body, (n.inline_job->>'id')::uuid = m.job_id AS matches FROM messages m JOIN notifications n ON n.id = m.notification_id
+       JOIN subscribers s ON s.id = m.subscriber_id WHERE n.event_id = $1 ORDER BY s.subscriber_id`,
+      [eventId],
+    );
+    expect(messages.rows).toHaveLength(SUBSCRIBERS - 1);
+    expect(messages.rows.every((m) => m.matches)).toBe(true);
+    expect(messages.rows.map((m) => m.body)).not.toContain('Hi u1');
+    expect(messages.rows.map((m) => m.body)).toContain('Hi u2');
+
+    const jobs = await database.db.pool.query<{ type: string; status: string; n: number }>(
+      `SELECT j.type, j.status, count(*)::int AS n FROM jobs j JOIN notifications n ON n.id = j.notification_id WHERE n.event_id = $1 GROUP BY 1, 2`,
+      [eventId],
+    );
+    expect(jobs.rows).toEqual([{ type: 'custom', status: 'queued', n: SUBSCRIBERS - 1 }]);
+    // Every notification with a queued step is in a queue message.
+    const queued = await count(
+      `SELECT count(*)::int AS n FROM pgboss.job j, jsonb_array_elements_text(j.data->'notificationIds') AS queued(id)
+       WHERE j.name = $1 AND queued.id::uuid IN (SELECT n.id FROM notifications n WHERE n.event_id = $2)`,
+      [STEPS_QUEUE, eventId],
+    );
+    expect(queued).toBe(SUBSCRIBERS - 1);
+  });
+
+  it('cancels the remaining steps of a recipient whose inline step halted, and queues nothing for it', async () => {
+    const eventId = await fanningOutEvent('inline-2', [], { lanes: wholeRange() }, 'news-then-custom');
+    const event = (await events.loadFanout(eventId))!;
+    const [lane] = event.lanes;
+    const chunk = await events.fanoutCandidates(event, lane, 2);
+    const [step] = event.workflow.steps;
+    const { fanoutJob } = await import('@herald/domain');
+    const halted: JobOutcome = { job: fanoutJob(event, chunk[0], step), status: 'failed', halt: true, details: [{ status: 'Failed', source: 'Internal', detail: 'no' }] };
+    const ran: JobOutcome = { job: fanoutJob(event, chunk[1], step), status: 'skipped', details: [{ status: 'Success', source: 'Internal', detail: 'skipped' }] };
+    const written = await events.commitFanoutChunk(event, chunk, { from: lane, index: 0, lane: { ...lane, after: chunk[1].subscriberId } }, [halted, ran]);
+    expect(new Set(written)).toEqual(new Set(chunk.map((c) => c.notificationId)));
+    const rows = await database.db.pool.query<{ id: string; status: string; inline: string }>(
+      `SELECT n.id, j.status, n.inline_job->>'status' AS inline FROM notifications n JOIN jobs j ON j.notification_id = n.id WHERE n.event_id = $1`,
+      [eventId],
+    );
+    const byId = new Map(rows.rows.map((r) => [r.id, r]));
+    expect(byId.get(chunk[0].notificationId)).toMatchObject({ status: 'canceled', inline: 'failed' });
+    expect(byId.get(chunk[1].notificationId)).toMatchObject({ status: 'queued', inline: 'skipped' });
+    expect(await count(`SELECT count(*)::int AS n FROM messages m JOIN notifications n ON n.id = m.notification_id WHERE n.event_id = $1`, [eventId])).toBe(0);
+    const queued = await count(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->'notificationIds' ? $2`, [STEPS_QUEUE, chunk[0].notificationId]);
+    expect(queued).toBe(0);
   });
 });

@@ -6,46 +6,62 @@ import {
   type FanoutEvent,
   type FanoutLane,
   type FanoutProgress,
+  type JobOutcome,
   type TriggerAcceptance,
   FIRST_UUID,
   wholeRange,
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { notificationShape, toDeliveryStep, type StepRow } from './delivery-rows';
+import { insertMessages, messageRow, notificationShape, preferenceLevels, toDeliveryStep, toSubscriber, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
-import { isUuid, prepared } from './sql-params';
+import { isUuid, jsonParam, prepared } from './sql-params';
 
 export const WORKFLOW_CACHE_MS = 1_000;
 
-// Jobs for every active step of each new notification: the first is queued, the rest wait their turn.
-const INSERT_JOBS = `
-  INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
-  SELECT n.environment_id, n.id, n.subscriber_id, st.id, st.step_id, st.type, st.position,
-         CASE WHEN st.ord = 0 THEN 'queued' ELSE 'pending' END
-  FROM notif n CROSS JOIN jsonb_to_recordset($STEPS::jsonb) AS st(id uuid, step_id text, type text, position int, ord int)`;
-
+// A chunk of topic recipients: their notifications (ids assigned when read; a step run inline is
+// kept on its notification as `inline_job`), the jobs of their other steps ($7; with an inline step,
+// the first of them queued, or all canceled when the inline step halted) and the inline step's
+// messages ($8). Only recipients without a notification for this event yet get any of it.
 const FANOUT_INSERT = `
 WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(subscriber_id uuid, topic_id uuid, topic_key text, subscription_id uuid)
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, subscriber_id uuid, topic_id uuid, topic_key text, subscription_id uuid, inline_job jsonb, halted boolean)
 ), notif AS (
-  INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, payload, "to", tags, severity, critical, context_keys, topics, topic_keys, subscription_ids)
-  SELECT e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $3::text[], e.payload,
+  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, payload, "to", tags, severity, critical, context_keys,
+    topics, topic_keys, subscription_ids, inline_job)
+  SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $3::text[], e.payload,
          jsonb_build_object('type', 'Topic', 'topicKey', i.topic_key), $4::text[], $5, $6, e.context_keys,
-         jsonb_build_array(jsonb_build_object('_topicId', i.topic_id, 'topicKey', i.topic_key)), ARRAY[i.topic_key], ARRAY[i.subscription_id::text]
+         jsonb_build_array(jsonb_build_object('_topicId', i.topic_id, 'topicKey', i.topic_key)), ARRAY[i.topic_key], ARRAY[i.subscription_id::text], i.inline_job
   FROM input i JOIN events e ON e.id = $2
   ON CONFLICT (event_id, subscriber_id) DO NOTHING
   RETURNING id, environment_id, subscriber_id
-), jobs AS (${INSERT_JOBS.replace('$STEPS', '$7')})
-SELECT COALESCE(array_agg(id), '{}') AS notification_ids FROM notif`;
+), written AS (
+  SELECT n.*, i.halted FROM notif n JOIN input i ON i.id = n.id
+), jobs AS (
+  INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
+  SELECT n.environment_id, n.id, n.subscriber_id, st.id, st.step_id, st.type, st.position,
+         CASE WHEN n.halted THEN 'canceled' WHEN st.ord = 0 THEN 'queued' ELSE 'pending' END
+  FROM written n CROSS JOIN jsonb_to_recordset($7::jsonb) AS st(id uuid, step_id text, type text, position int, ord int)
+), messages AS (
+  ${insertMessages('$8', 'r.notification_id IN (SELECT id FROM written)')}
+)
+SELECT COALESCE(array_agg(id), '{}') AS notification_ids,
+       COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($7::jsonb) > 0), '{}') AS queued_ids
+FROM written`;
 
 // The next chunk of a fan-out: per topic, its next subscriptions after the cursor in subscriber-id
 // order, read by the (topic_id, subscriber_id) index from the cursor on, so every chunk costs the
 // same however far the fan-out has got. A subscriber in several topics is taken once (the earliest
 // subscription); per topic, excluded subscribers and the actor are left out. Lanes split the
 // subscriber-id space: this chunk reads ($3, $7].
+// Each comes with the ids its notification and inline job will have, and the subscriber's preferences
+// for the workflow ($8), which an inline step needs.
 const FANOUT_CANDIDATES = `
+SELECT d.*, gen_random_uuid() AS notification_id, gen_random_uuid() AS inline_job_id,
+  (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
+   FROM subscriber_preferences p WHERE p.subscriber_id = d.subscriber_id AND (p.workflow_id IS NULL OR p.workflow_id = $8::uuid)) AS subscriber_preferences
+FROM (
 SELECT DISTINCT ON (c.subscriber_id) c.*
 FROM topics t
 CROSS JOIN LATERAL (
@@ -55,7 +71,9 @@ CROSS JOIN LATERAL (
   -- By primary key for each subscription read (LIMIT keeps it a lookup): a plan that joins whole
   -- ranges of subscribers would read the rest of the lane on every chunk.
   CROSS JOIN LATERAL (
-    SELECT s.subscriber_id AS external_id, s.first_name, s.last_name, s.email, s.phone, s.avatar, s.locale, s.timezone, s.data
+    SELECT s.subscriber_id AS external_id, s.first_name, s.last_name, s.email, s.phone, s.avatar, s.locale, s.timezone, s.data,
+      s.environment_id AS s_environment_id, s.channels AS s_channels, s.is_online, s.last_online_at, s.version AS s_version, s.deleted AS s_deleted,
+      s.created_at AS s_created_at, s.updated_at AS s_updated_at
     FROM subscribers s WHERE s.id = ts.subscriber_id LIMIT 1
   ) s
   WHERE ts.topic_id = t.id AND ts.subscriber_id > $3::uuid AND ts.subscriber_id <= $7::uuid
@@ -68,7 +86,9 @@ CROSS JOIN LATERAL (
 ) c
 WHERE t.environment_id = $1 AND t.key = ANY($2::text[])
 ORDER BY c.subscriber_id, c.created_at
-LIMIT $6`;
+LIMIT $6
+) d
+ORDER BY d.subscriber_id`;
 
 const fanoutInsertStatement = prepared('herald-fanout-insert', FANOUT_INSERT);
 const candidatesStatement = prepared('herald-fanout-candidates', FANOUT_CANDIDATES);
@@ -162,7 +182,7 @@ export class SqlEventRepository implements EventRepository {
     // Loading a fan-out to run it makes this process its owner: if it dies, the others resume it at once.
     const { rows } = await this.pool.query(
       `WITH owned AS (UPDATE events SET fanout_owner = $2::uuid WHERE id = $1 AND status = 'fanning_out' AND $2::uuid IS NOT NULL)
-       SELECT e.id, e.environment_id, e.workflow_id, e.payload, e.context_keys, e.actor, e.fanout_cursor, e.status, e.trace_context
+       SELECT e.id, e.environment_id, e.transaction_id, e.overrides, e.workflow_id, e.payload, e.context_keys, e.actor, e.fanout_cursor, e.status, e.trace_context
        FROM events e WHERE e.id = $1`,
       [eventId, this.workerId],
     );
@@ -187,6 +207,8 @@ export class SqlEventRepository implements EventRepository {
     return {
       id: row.id,
       environmentId: row.environment_id,
+      transactionId: row.transaction_id,
+      overrides: row.overrides ?? {},
       workflow,
       payload: row.payload,
       contextKeys: row.context_keys,
@@ -209,10 +231,13 @@ export class SqlEventRepository implements EventRepository {
         JSON.stringify(excluded),
         limit,
         lane.until,
+        event.workflow.id,
       ]),
     );
     return rows.map((r) => ({
       subscriberId: r.subscriber_id,
+      notificationId: r.notification_id,
+      inlineJobId: r.inline_job_id,
       subscriptionId: r.subscription_id,
       topicId: r.topic_id,
       topicKey: r.topic_key,
@@ -228,37 +253,80 @@ export class SqlEventRepository implements EventRepository {
         timezone: r.timezone,
         data: r.data ?? {},
       },
+      recipient: toSubscriber({
+        ...r,
+        id: r.subscriber_id,
+        subscriber_id: r.external_id,
+        environment_id: r.s_environment_id,
+        channels: r.s_channels,
+        version: r.s_version,
+        deleted: r.s_deleted,
+        created_at: r.s_created_at,
+        updated_at: r.s_updated_at,
+      }),
+      subscriberPreferences: preferenceLevels(r.subscriber_preferences),
     }));
   }
 
-  commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress): Promise<number> {
+  async commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress, inline: JobOutcome[]): Promise<string[]> {
     const shape = notificationShape(event.workflow);
+    const ran = new Map(inline.map((o) => [o.job.notificationId, o]));
+    const inlineStepId = inline[0]?.job.step.id;
+    // The steps still to run, numbered from the next one.
+    const steps = shape.steps.filter((s) => s.id !== inlineStepId).map((s, ord) => ({ ...s, ord }));
     return inTransaction(this.pool, async (client) => {
-      let notificationIds: string[] = [];
+      let written: string[] = [];
       if (accepted.length) {
-        const input = accepted.map((c) => ({ subscriber_id: c.subscriberId, topic_id: c.topicId, topic_key: c.topicKey, subscription_id: c.subscriptionId }));
-        const { rows } = await client.query<{ notification_ids: string[] }>(
+        const input = accepted.map((c) => {
+          const outcome = ran.get(c.notificationId);
+          return {
+            id: c.notificationId,
+            subscriber_id: c.subscriberId,
+            topic_id: c.topicId,
+            topic_key: c.topicKey,
+            subscription_id: c.subscriptionId,
+            inline_job: outcome ? inlineJob(outcome) : null,
+            halted: outcome?.halt ?? false,
+          };
+        });
+        const messages = inline.flatMap((o) => (o.message ? [messageRow(o, o.message)] : []));
+        const { rows } = await client.query<{ notification_ids: string[]; queued_ids: string[] }>(
           fanoutInsertStatement([
-            JSON.stringify(input),
+            jsonParam(input),
             event.id,
             shape.channels,
             event.workflow.tags,
             event.workflow.severity,
             event.workflow.critical,
-            JSON.stringify(shape.steps),
+            JSON.stringify(steps),
+            jsonParam(messages),
           ]),
         );
-        notificationIds = rows[0].notification_ids;
+        written = rows[0].notification_ids;
+        await this.queue.enqueueIn(client, stepsWork(rows[0].queued_ids));
       }
+      // Last before the commit: lanes of one fan-out share the event row, and its lock is held from here.
       const moved =
         'split' in progress
           ? await client.query(splitLanesStatement([event.id, JSON.stringify(progress.split), JSON.stringify(progress.from)]))
           : await client.query(moveLaneStatement([event.id, progress.index, JSON.stringify(progress.lane), JSON.stringify(progress.from)]));
       if (!moved.rowCount) throw new Error(`fan-out of event ${event.id} was moved on by another run; retrying from its stored progress`);
-      await this.queue.enqueueIn(client, stepsWork(notificationIds));
-      return notificationIds.length;
+      return written;
     });
   }
-
 }
 
+/** A step run inline, as its notification keeps it (notifications.inline_job). */
+function inlineJob(o: JobOutcome) {
+  const { step } = o.job;
+  return {
+    id: o.job.jobId,
+    workflowStepId: step.id,
+    stepId: step.stepId,
+    type: step.type,
+    position: step.position,
+    status: o.status,
+    providerId: o.providerId ?? null,
+    details: o.details.map((d) => ({ status: d.status, source: d.source, detail: d.detail, providerId: d.providerId ?? null, raw: d.raw ?? null })),
+  };
+}

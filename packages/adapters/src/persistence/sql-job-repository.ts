@@ -1,7 +1,7 @@
-import { LEASED_STEP_TYPES, type JobOutcome, type JobRepository, type RunnableJob, type SubscriberPreferenceRecord } from '@herald/domain';
+import { LEASED_STEP_TYPES, type JobOutcome, type JobRepository, type RunnableJob } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue, type QueuedWork } from '../queue/pg-boss-delivery-queue';
-import { toDeliveryStep } from './delivery-rows';
+import { insertMessages, messageRow, preferenceLevels, toDeliveryStep, toSubscriber } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -73,16 +73,7 @@ WITH updated AS (
   WHERE r.job_id IN (SELECT id FROM updated)
   ORDER BY ord
 ), messages AS (
-  INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
-    subject, body, avatar, primary_action, secondary_action, redirect, data, tags, workflow, severity, context_keys, status, provider_message_id, delivered_at)
-  SELECT r.environment_id, r.notification_id, r.job_id, r.subscriber_id, r.transaction_id, r.channel, r.provider_id, r.integration_id, r.destination,
-    r.subject, r.body, r.avatar, r.primary_action, r.secondary_action, r.redirect, r.data, r.tags, r.workflow, r.severity, r.context_keys, r.status,
-    r.provider_message_id, CASE WHEN r.status = 'sent' THEN ARRAY[now()] ELSE '{}' END
-  FROM jsonb_to_recordset($3::jsonb) AS r(environment_id uuid, notification_id uuid, job_id uuid, subscriber_id uuid, transaction_id text, channel text,
-    provider_id text, integration_id uuid, destination jsonb, subject text, body text, avatar text, primary_action jsonb, secondary_action jsonb,
-    redirect jsonb, data jsonb, tags text[], workflow jsonb, severity text, context_keys text[], status text, provider_message_id text)
-  WHERE r.job_id IN (SELECT id FROM updated)
-  ON CONFLICT (job_id) DO NOTHING
+  ${insertMessages('$3', 'r.job_id IN (SELECT id FROM updated)')}
 ), halted AS (
   UPDATE jobs SET status = 'canceled', updated_at = now()
   WHERE notification_id = ANY($4::uuid[]) AND notification_id IN (SELECT notification_id FROM updated) AND status = 'pending'
@@ -100,13 +91,6 @@ RETURNING jobs.notification_id, jobs.status, jobs.run_at`;
 
 const claimStatement = prepared('herald-claim-jobs', CLAIM);
 const recordStatement = prepared('herald-record-jobs', RECORD);
-
-function preferenceLevels(rows: Array<{ workflow_id: string | null; enabled: boolean | null; channels: SubscriberPreferenceRecord['channels'] }> | null) {
-  const global = rows?.find((r) => r.workflow_id === null);
-  const perWorkflow = rows?.find((r) => r.workflow_id !== null);
-  const level = (r: typeof global) => (r ? { enabled: r.enabled, channels: r.channels ?? {} } : null);
-  return { global: level(global), perWorkflow: level(perWorkflow) };
-}
 
 function rerunAt(outcome: JobOutcome): Date {
   if (!outcome.rerunAt) throw new Error(`a delayed outcome needs rerunAt (job ${outcome.job.jobId})`);
@@ -126,7 +110,6 @@ export class SqlJobRepository implements JobRepository {
     if (!notificationIds.length) return [];
     const { rows } = await this.pool.query(claimStatement([notificationIds, LEASED_STEP_TYPES, this.workerId]));
     return rows.map((r): RunnableJob => {
-      const s = r.subscriber;
       return {
           jobId: r.job_id,
           notificationId: r.notification_id,
@@ -136,26 +119,7 @@ export class SqlJobRepository implements JobRepository {
           leased: r.leased,
           step: toDeliveryStep(r.step),
           workflow: { ...r.workflow, preferences: r.workflow.preferences ?? {} },
-          subscriber: {
-            id: s.id,
-            environmentId: s.environment_id,
-            subscriberId: s.subscriber_id,
-            firstName: s.first_name,
-            lastName: s.last_name,
-            email: s.email,
-            phone: s.phone,
-            avatar: s.avatar,
-            locale: s.locale,
-            timezone: s.timezone,
-            data: s.data,
-            channels: s.channels ?? [],
-            isOnline: s.is_online,
-            lastOnlineAt: s.last_online_at ? new Date(s.last_online_at) : null,
-            version: s.version,
-            deleted: s.deleted,
-            createdAt: new Date(s.created_at),
-            updatedAt: new Date(s.updated_at),
-          },
+          subscriber: toSubscriber(r.subscriber),
           payload: r.payload ?? {},
           overrides: r.overrides ?? {},
           contextKeys: r.context_keys ?? [],
@@ -266,45 +230,7 @@ export class SqlJobRepository implements JobRepository {
       })),
     );
     details.forEach((d, i) => (d.ord = i));
-    const messages = outcomes.flatMap((o) => {
-      const m = o.message;
-      if (!m) return [];
-      const { job } = o;
-      return [
-        {
-          environment_id: job.environmentId,
-          notification_id: job.notificationId,
-          job_id: job.jobId,
-          subscriber_id: job.subscriber.id,
-          transaction_id: job.transactionId,
-          channel: m.channel,
-          provider_id: m.providerId,
-          integration_id: m.integrationId,
-          destination: m.destination ?? null,
-          subject: m.subject,
-          body: m.body,
-          avatar: m.avatar ?? null,
-          primary_action: m.primaryAction ?? null,
-          secondary_action: m.secondaryAction ?? null,
-          redirect: m.redirect ?? null,
-          data: m.data ?? null,
-          tags: job.workflow.tags,
-          workflow: {
-            id: job.workflow.id,
-            identifier: job.workflow.identifier,
-            name: job.workflow.name,
-            critical: job.workflow.critical,
-            tags: job.workflow.tags,
-            data: job.workflow.data ?? undefined,
-            severity: job.workflow.severity,
-          },
-          severity: job.workflow.severity,
-          context_keys: job.contextKeys,
-          status: m.status,
-          provider_message_id: m.providerMessageId ?? null,
-        },
-      ];
-    });
+    const messages = outcomes.flatMap((o) => (o.message ? [messageRow(o, o.message)] : []));
     const halted = outcomes.filter((o) => o.halt && o.status !== 'delayed').map((o) => o.job.notificationId);
     const advancing = outcomes
       .filter((o) => !o.halt && o.status !== 'delayed')

@@ -1,5 +1,7 @@
 import type { DeliveryWorkflow, TriggerAcceptance } from '../entities/delivery';
+import type { Subscriber } from '../entities/subscriber';
 import type { FanoutLane } from '../rules/fanout-lanes';
+import type { JobOutcome, RunnableJob } from './job-repository';
 
 export const EventRepository = Symbol.for('EventRepository');
 
@@ -8,7 +10,15 @@ export type AcceptOutcome = { accepted: true; eventId: string; notifications: nu
 /** A chunk of topic recipients, keyset-paginated by internal subscriber id. */
 export interface FanoutCandidate {
   subscriberId: string;
+  /** The id its notification will have (assigned when read, so a step run inline can name it). */
+  notificationId: string;
+  /** The id of the job of a step run inline for it (the first in-app step), assigned the same way. */
+  inlineJobId: string;
+  /** The variables subscription conditions see. */
   subscriber: Record<string, unknown>;
+  /** The whole subscriber, and its preferences for this workflow, for a step run inline. */
+  recipient: Subscriber;
+  subscriberPreferences: RunnableJob['preferences'];
   subscriptionId: string;
   topicId: string;
   topicKey: string;
@@ -19,6 +29,8 @@ export interface FanoutCandidate {
 export interface FanoutEvent {
   id: string;
   environmentId: string;
+  transactionId: string;
+  overrides: Record<string, unknown>;
   workflow: DeliveryWorkflow;
   payload: Record<string, unknown>;
   contextKeys: string[];
@@ -51,8 +63,14 @@ export interface EventRepository {
    * In ONE transaction: inserts notifications (at most one per event and subscriber, ever) and their
    * jobs for `accepted`, queues their work, and records the progress: lane `index` becomes `lane`, or
    * (`split`) the only lane is replaced by several. The event is fanned out when every lane is done.
+   * `inline` are the results of the workflow's first step, run before the write for these candidates
+   * (notification ids as assigned in `accepted`): that step gets no job row and no queue message; its
+   * record and message are written with the notification, and the next step is queued (or, when it
+   * halted, the rest canceled). Returns the ids of the notifications written: a recipient who already
+   * had one for this event (a direct recipient also in the topic) gets none, and its inline result is
+   * dropped.
    * Throws, committing nothing, when the stored progress is no longer what this run started from
    * (another run of the same fan-out moved it); queued work is retried from the stored progress.
    */
-  commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress): Promise<number>;
+  commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress, inline: JobOutcome[]): Promise<string[]>;
 }

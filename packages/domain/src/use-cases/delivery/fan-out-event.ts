@@ -1,4 +1,7 @@
+import type { DeliveryStep, DeliveryWorkflow } from '../../entities/delivery';
 import type { EventRepository, FanoutCandidate, FanoutEvent, FanoutProgress } from '../../ports/event-repository';
+import type { JobOutcome, RunnableJob } from '../../ports/job-repository';
+import type { RunNotifications } from './run-notifications';
 import { splitLane, type FanoutLane } from '../../rules/fanout-lanes';
 import { subscriptionAllows } from '../../rules/subscription-allows';
 import type { SubscriptionPreferenceRule } from '../../entities/subscription';
@@ -8,18 +11,66 @@ export const FANOUT_CHUNK = 1_000;
 /** Ranges of a large fan-out expanded at once, so its chunks do not wait on each other's commits. */
 export const FANOUT_LANES = 3;
 
+export interface FanOutOptions {
+  chunkSize?: number;
+  laneCount?: number;
+  /** Runs a workflow's first in-app step within the fan-out (see `inlineStep`); without it, every step is queued. */
+  steps?: RunNotifications;
+}
+
+/**
+ * The step a fan-out runs itself for each recipient, writing its result with the notification in
+ * one statement: the first active step when it is in-app. It has no side effect outside the
+ * database, so running it again after a crash (the chunk's write was lost) is harmless.
+ */
+export function inlineStep(workflow: DeliveryWorkflow): DeliveryStep | null {
+  const first = workflow.steps.find((s) => s.active);
+  return first?.type === 'in_app' ? first : null;
+}
+
+/** The job a fan-out recipient's inline step runs as: the notification as it will be written. */
+export function fanoutJob(event: FanoutEvent, candidate: FanoutCandidate, step: DeliveryStep): RunnableJob {
+  const { steps: _steps, payloadSchema: _schema, ...workflow } = event.workflow;
+  return {
+    jobId: candidate.inlineJobId,
+    notificationId: candidate.notificationId,
+    environmentId: event.environmentId,
+    transactionId: event.transactionId,
+    attempts: 1,
+    leased: false,
+    step,
+    workflow,
+    subscriber: candidate.recipient,
+    payload: event.payload,
+    overrides: event.overrides,
+    contextKeys: event.contextKeys,
+    deliveryState: null,
+    traceContext: event.traceContext,
+    steps: {},
+    preferences: candidate.subscriberPreferences,
+  };
+}
+
 /**
  * Expands an event's topic recipients in keyset chunks. Each chunk commits its notifications, its
  * queued work and the lane's new position together, so a crash resumes after the last committed
  * chunk and no recipient is ever notified twice for one trigger. A topic that fills its first chunk
- * is large: the rest of the id space is split into lanes expanded concurrently.
+ * is large: the rest of the id space is split into lanes expanded concurrently. A workflow that
+ * starts with an in-app step has that step run here and written with the chunk (`inlineStep`).
  */
 export class FanOutEvent {
+  private readonly chunkSize: number;
+  private readonly laneCount: number;
+  private readonly steps: RunNotifications | undefined;
+
   constructor(
     private readonly events: EventRepository,
-    private readonly chunkSize = FANOUT_CHUNK,
-    private readonly laneCount = FANOUT_LANES,
-  ) {}
+    options: FanOutOptions = {},
+  ) {
+    this.chunkSize = options.chunkSize ?? FANOUT_CHUNK;
+    this.laneCount = options.laneCount ?? FANOUT_LANES;
+    this.steps = options.steps;
+  }
 
   async execute(eventId: string): Promise<{ notifications: number; filtered: number }> {
     const event = await this.events.loadFanout(eventId);
@@ -36,13 +87,18 @@ export class FanOutEvent {
       const candidates = await this.events.fanoutCandidates(event, lane, this.chunkSize);
       const accepted = this.accepted(event, candidates);
       totals.filtered += candidates.length - accepted.length;
+      const inline = await this.runInline(event, accepted);
       const done = candidates.length < this.chunkSize;
       lane = { ...lane, after: candidates.length ? candidates[candidates.length - 1].subscriberId : lane.after, done };
       const split = !done && event.lanes.length === 1 ? splitLane(lane, this.laneCount) : [];
       const progress: FanoutProgress = split.length > 1 ? { from, split } : { from, index, lane };
       // Lanes run at once: read the total after the await, not before it.
-      const committed = await this.events.commitFanoutChunk(event, accepted, progress);
-      totals.notifications += committed;
+      const written = await this.events.commitFanoutChunk(event, accepted, progress, inline);
+      totals.notifications += written.length;
+      if (inline.length) {
+        const ids = new Set(written);
+        this.steps?.recorded(inline.filter((o) => ids.has(o.job.notificationId)));
+      }
       if ('split' in progress) {
         event.lanes = split;
         await settled(split.map((l, i) => this.expand(event, i, l, totals)));
@@ -50,6 +106,12 @@ export class FanOutEvent {
       }
       event.lanes[index] = lane;
     }
+  }
+
+  private async runInline(event: FanoutEvent, accepted: FanoutCandidate[]): Promise<JobOutcome[]> {
+    const step = this.steps && accepted.length ? inlineStep(event.workflow) : null;
+    if (!step || !this.steps) return [];
+    return this.steps.runUnrecorded(accepted.map((c) => fanoutJob(event, c, step)));
   }
 
   private accepted(event: FanoutEvent, candidates: FanoutCandidate[]): FanoutCandidate[] {

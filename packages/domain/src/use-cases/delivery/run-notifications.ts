@@ -70,6 +70,20 @@ export class RunNotifications {
     return new RunNotifications(this.jobs, this.handlers, this.observer);
   }
 
+  /**
+   * Runs steps whose results the caller writes itself, in its own statement (a topic fan-out's
+   * first in-app step, written with the notifications): the same rules and handlers as `execute`.
+   * Tell `recorded` what was written.
+   */
+  runUnrecorded(jobs: RunnableJob[]): Promise<JobOutcome[]> {
+    return Promise.all(jobs.map((job) => this.runOne(job)));
+  }
+
+  /** Tells the observers about outcomes written outside `execute` (see `runUnrecorded`). */
+  recorded(outcomes: JobOutcome[]): void {
+    if (outcomes.length) this.observer.recorded(outcomes);
+  }
+
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
