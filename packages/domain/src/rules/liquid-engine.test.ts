@@ -9,6 +9,13 @@ describe('renderTemplate', () => {
     expect(await renderTemplate(source, {})).toBe('Hello , 0 comments');
   });
 
+  it('reads no file: include, render and layout of a file in the working directory fail', async () => {
+    // package.json is in the working directory of every test run (and of the service's data directory's parent).
+    for (const tag of ["{% include 'package.json' %}", "{% render 'package.json' %}", "{% layout 'package.json' %}x"]) {
+      await expect(renderTemplate(tag, {})).rejects.toThrow(/package\.json/);
+    }
+  });
+
   it('refuses a template that does not parse every time, not only the first', async () => {
     for (let i = 0; i < 2; i++) await expect(renderTemplate('{{ name | nosuchfilter }}', { name: 'x' })).rejects.toThrow(/nosuchfilter/);
   });

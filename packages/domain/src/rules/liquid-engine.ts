@@ -6,11 +6,14 @@ export type VariablePath = Array<string | number>;
 const MAX_TEMPLATE_CHARS = 100_000;
 
 /**
- * The one Liquid engine, shared by preview and delivery: unknown
+ * The one Liquid engine, shared by preview and delivery: no templates from files, unknown
  * filters are errors (a typo must not render silently), undefined variables render empty, and
  * render time, memory and template size are bounded so a hostile template cannot stall the process.
  */
 const engine = new Liquid({
+  // No file system: {% include %}, {% render %} and {% layout %} find nothing. liquidjs reads them from
+  // the working directory by default, which holds the data directory (and its encryption key).
+  templates: {},
   strictFilters: true,
   strictVariables: false,
   ownPropertyOnly: true,
