@@ -74,7 +74,16 @@ export class PgDueWorkWaker implements DeliveryObserver {
     if (this.stopped || at >= this.nextAt) return;
     clearTimeout(this.timer);
     this.nextAt = at;
-    this.timer = setTimeout(() => void this.fire(), Math.min(MAX_WAIT_MS, Math.max(0, at - Date.now())));
+    this.arm(at);
+  }
+
+  private arm(at: number): void {
+    this.timer = setTimeout(() => {
+      // A timer may fire up to a millisecond before Date.now() reaches its time (and a long wait is
+      // cut at MAX_WAIT_MS): wait out the rest, or the look-up would run before the work is due.
+      if (Date.now() < at) return this.arm(at);
+      void this.fire();
+    }, Math.min(MAX_WAIT_MS, Math.max(0, at - Date.now())));
     this.timer.unref();
   }
 
@@ -103,6 +112,10 @@ export class PgDueWorkWaker implements DeliveryObserver {
     }
     for (const [at, ids] of byTime) {
       const start = () => {
+        // Likewise here: started early, the claim (run_at <= now()) would find nothing due, and only
+        // a later poll would start the work.
+        const early = at - Date.now();
+        if (early > 0) return void setTimeout(start, early).unref();
         this.run!(ids)
           .catch((err) => this.log?.error({ err }, 'running due delayed work failed; the queue retries it'))
           .finally(() => ids.forEach((id) => this.inFlight.delete(id)));
