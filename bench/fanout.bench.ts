@@ -17,11 +17,18 @@ const API_KEY = 'bench-key';
 const dataDir = await mkdtemp(join(tmpdir(), 'herald-bench-fanout-'));
 const postgres = await startEmbeddedPostgres({ dataDir });
 const db = postgres.url;
-const { child, url } = await spawnHerald({ DATABASE_URL: db, HERALD_DATA_DIR: dataDir, HERALD_API_KEY: API_KEY });
+// Metrics on: /metrics tells the V8 heap from the rest of the RSS.
+const { child, url } = await spawnHerald({ DATABASE_URL: db, HERALD_DATA_DIR: dataDir, HERALD_API_KEY: API_KEY, HERALD_METRICS: 'true' });
 const svc = {
   request: (path: string, init: { method: string; json: unknown }) =>
     fetch(`${url}${path}`, { method: init.method, headers: { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(init.json) }),
 };
+/** The service's V8 heap in use and reserved, and memory outside it held by JS objects (buffers), in bytes. */
+async function serviceHeap(): Promise<{ used: number; total: number; external: number }> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `ApiKey ${API_KEY}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
+  return { used: value('nodejs_heap_size_used_bytes'), total: value('nodejs_heap_size_total_bytes'), external: value('nodejs_external_memory_bytes') };
+}
 /** VmRSS or VmHWM (the peak so far) of the service process, in bytes. */
 async function serviceMemory(field: 'VmRSS' | 'VmHWM'): Promise<number> {
   const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
@@ -42,6 +49,14 @@ try {
   await query(db, 'VACUUM ANALYZE');
 
   const rssBefore = await serviceMemory('VmRSS');
+  const heapPeak = { used: 0, total: 0, external: 0 };
+  const heapSampler = setInterval(() => {
+    serviceHeap().then((h) => {
+      heapPeak.used = Math.max(heapPeak.used, h.used);
+      heapPeak.total = Math.max(heapPeak.total, h.total);
+      heapPeak.external = Math.max(heapPeak.external, h.external);
+    }, () => undefined);
+  }, 500);
   const started = performance.now();
   const res = await svc.request('/v1/events/trigger', {
     method: 'POST',
@@ -62,12 +77,15 @@ try {
   // The first in-app step is written with the fan-out's chunks: its last chunk writes the last inbox rows.
   fannedOutMs ||= totalMs;
   const peakRss = await serviceMemory('VmHWM');
+  clearInterval(heapSampler);
   const [{ n: distinct }] = await query<{ n: number }>(db, "SELECT count(DISTINCT subscriber_id)::int AS n FROM messages WHERE transaction_id = 'fanout-1'");
   report(`fan-out to ${SUBSCRIBERS} subscribers: all notifications and jobs created`, Math.round(fannedOutMs), 'ms');
   report(`fan-out to ${SUBSCRIBERS} subscribers: trigger to last inbox row`, Math.round(totalMs), 'ms', '< 20000 ms');
   report('inbox rows for distinct subscribers', distinct, `/ ${SUBSCRIBERS}`);
   report('RSS of the service process before the trigger', Math.round(rssBefore / 1024 / 1024), 'MB');
   report('peak RSS of the service process (VmHWM)', Math.round(peakRss / 1024 / 1024), 'MB', '< 300 MB at 1,000,000 subscribers');
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  report('its V8 heap during the fan-out, peak used / reserved / external (sampled every 0.5 s)', `${mb(heapPeak.used)} / ${mb(heapPeak.total)} / ${mb(heapPeak.external)}`, 'MB');
 
   // Baseline: the same rows (notification, job, execution detail, inbox message per subscriber) by plain INSERT ... SELECT.
   const baseStart = performance.now();

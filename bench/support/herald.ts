@@ -73,7 +73,7 @@ export function summarize(samplesMs: number[]): { p50: number; p99: number; mean
 }
 
 /** One line per figure, `name: value unit (target ...)`, so notes can quote it. */
-export function report(name: string, value: number, unit: string, target?: string): void {
+export function report(name: string, value: number | string, unit: string, target?: string): void {
   const verdict = target ? ` (target ${target})` : '';
   process.stdout.write(`${name}: ${value} ${unit}${verdict}\n`);
 }

@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import { loadConfig } from './config';
 import { startTracing } from './observability/tracing';
 import type { RunningHerald } from './server';
@@ -18,6 +19,12 @@ const onSignal = (signal: NodeJS.Signals): void => {
 };
 process.on('SIGTERM', onSignal);
 process.on('SIGINT', onSignal);
+
+// Delivery work keeps its data across database round trips, so most of its garbage outlives the young
+// generation, and V8 let the old one grow to about 4x what survives a full collection (a 100,000-
+// subscriber fan-out: 60 MB live, 290 MB heap). Collect at 1.5x instead: a soft bound, never an
+// out-of-memory limit. `node --heap-growing-percent=N` on the command line still decides.
+if (!process.execArgv.some((flag) => flag.startsWith('--heap-growing-percent'))) v8.setFlagsFromString('--heap-growing-percent=50');
 
 async function shutDown(running: RunningHerald, signal: NodeJS.Signals): Promise<void> {
   running.logger.info({ signal }, 'shutting down');
