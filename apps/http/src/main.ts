@@ -25,6 +25,11 @@ process.on('SIGINT', onSignal);
 // subscriber fan-out: 60 MB live, 290 MB heap). Collect at 1.5x instead: a soft bound, never an
 // out-of-memory limit. `node --heap-growing-percent=N` on the command line still decides.
 if (!process.execArgv.some((flag) => flag.startsWith('--heap-growing-percent'))) v8.setFlagsFromString('--heap-growing-percent=50');
+// Prisma's query compiler is a large WebAssembly module. V8 compiles its hot functions again with its
+// optimising compiler in background threads, whose memory stayed in malloc arenas: ~80 MB of the idle
+// RSS (226-245 MB -> 144-151 MB), with no measurable change to the Prisma-backed API benchmarks.
+// Set before the server (and Prisma) loads.
+if (!process.execArgv.some((flag) => /^--(no-)?liftoff/.test(flag))) v8.setFlagsFromString('--liftoff-only');
 
 async function shutDown(running: RunningHerald, signal: NodeJS.Signals): Promise<void> {
   running.logger.info({ signal }, 'shutting down');
