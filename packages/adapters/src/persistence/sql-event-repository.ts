@@ -242,17 +242,6 @@ export class SqlEventRepository implements EventRepository {
       topicId: r.topic_id,
       topicKey: r.topic_key,
       preferences: Array.isArray(r.preferences) ? r.preferences : [],
-      subscriber: {
-        subscriberId: r.external_id,
-        firstName: r.first_name,
-        lastName: r.last_name,
-        email: r.email,
-        phone: r.phone,
-        avatar: r.avatar,
-        locale: r.locale,
-        timezone: r.timezone,
-        data: r.data ?? {},
-      },
       recipient: toSubscriber({
         ...r,
         id: r.subscriber_id,

@@ -14,9 +14,7 @@ export interface FanoutCandidate {
   notificationId: string;
   /** The id of the job of a step run inline for it (the first in-app step), assigned the same way. */
   inlineJobId: string;
-  /** The variables subscription conditions see. */
-  subscriber: Record<string, unknown>;
-  /** The whole subscriber, and its preferences for this workflow, for a step run inline. */
+  /** The subscriber (what subscription conditions and a step run inline see), and its preferences for this workflow. */
   recipient: Subscriber;
   subscriberPreferences: RunnableJob['preferences'];
   subscriptionId: string;

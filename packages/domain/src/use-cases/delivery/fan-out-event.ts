@@ -1,7 +1,7 @@
 import type { DeliveryStep, DeliveryWorkflow } from '../../entities/delivery';
 import type { EventRepository, FanoutCandidate, FanoutEvent, FanoutProgress } from '../../ports/event-repository';
 import type { JobOutcome, RunnableJob } from '../../ports/job-repository';
-import type { RunNotifications } from './run-notifications';
+import { subscriberVariables, type RunNotifications } from './run-notifications';
 import { splitLane, type FanoutLane } from '../../rules/fanout-lanes';
 import { subscriptionAllows } from '../../rules/subscription-allows';
 import type { SubscriptionPreferenceRule } from '../../entities/subscription';
@@ -120,7 +120,7 @@ export class FanOutEvent {
     return candidates.filter(
       (candidate) =>
         !candidate.preferences.length ||
-        subscriptionAllows(candidate.preferences as SubscriptionPreferenceRule[], workflow, { payload: event.payload, subscriber: candidate.subscriber, context }).allowed,
+        subscriptionAllows(candidate.preferences as SubscriptionPreferenceRule[], workflow, { payload: event.payload, subscriber: subscriberVariables(candidate.recipient), context }).allowed,
     );
   }
 }

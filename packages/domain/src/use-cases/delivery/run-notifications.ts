@@ -1,4 +1,5 @@
 import { assertNever, isChannelType } from '../../entities/channel';
+import type { Subscriber } from '../../entities/subscriber';
 import type { DeliveryObserver } from '../../ports/delivery-observer';
 import type { JobOutcome, JobRepository, RunnableJob } from '../../ports/job-repository';
 import { evaluateStepFilters } from '../../rules/evaluate-step-filters';
@@ -25,21 +26,25 @@ export interface StepHandlers {
   throttle: StepHandler;
 }
 
+/** What templates and conditions see of a subscriber (`subscriber.*`). */
+export function subscriberVariables(subscriber: Subscriber): StepVariables['subscriber'] {
+  return {
+    subscriberId: subscriber.subscriberId,
+    firstName: subscriber.firstName,
+    lastName: subscriber.lastName,
+    email: subscriber.email,
+    phone: subscriber.phone,
+    avatar: subscriber.avatar,
+    locale: subscriber.locale,
+    timezone: subscriber.timezone,
+    data: subscriber.data ?? {},
+  };
+}
+
 export function stepVariables(job: RunnableJob): StepVariables {
-  const { subscriber } = job;
   return {
     payload: job.payload,
-    subscriber: {
-      subscriberId: subscriber.subscriberId,
-      firstName: subscriber.firstName,
-      lastName: subscriber.lastName,
-      email: subscriber.email,
-      phone: subscriber.phone,
-      avatar: subscriber.avatar,
-      locale: subscriber.locale,
-      timezone: subscriber.timezone,
-      data: subscriber.data ?? {},
-    },
+    subscriber: subscriberVariables(job.subscriber),
     steps: job.steps,
     context: contextFromKeys(job.contextKeys),
   };
