@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@herald/adapters';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
-import { report, spawnHerald } from './support/herald';
+import { processMemoryMb, report, spawnHerald, stopHerald } from './support/herald';
 
 // Issues 6 and 13: a 100,000-subscriber topic fan-out with one in_app step, from the trigger to the
 // last inbox row, beside two same-run baselines: the rows a delivery wrote before issue 13
@@ -29,11 +29,6 @@ async function serviceHeap(): Promise<{ used: number; total: number; external: n
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
   return { used: value('nodejs_heap_size_used_bytes'), total: value('nodejs_heap_size_total_bytes'), external: value('nodejs_external_memory_bytes') };
 }
-/** VmRSS or VmHWM (the peak so far) of the service process, in bytes. */
-async function serviceMemory(field: 'VmRSS' | 'VmHWM'): Promise<number> {
-  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
-  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
-}
 try {
   await insertWorkflowWithSteps(db, { workflowId: 'fanout' }, [{ type: 'in_app', controlValues: { subject: 'News', body: 'Hello {{subscriber.firstName}}, {{payload.headline}}' } }]);
   await query(
@@ -48,7 +43,7 @@ try {
   );
   await query(db, 'VACUUM ANALYZE');
 
-  const rssBefore = await serviceMemory('VmRSS');
+  const rssBefore = await processMemoryMb(child.pid!);
   const heapPeak = { used: 0, total: 0, external: 0 };
   const heapSampler = setInterval(() => {
     serviceHeap().then((h) => {
@@ -76,14 +71,14 @@ try {
   const totalMs = performance.now() - started;
   // The first in-app step is written with the fan-out's chunks: its last chunk writes the last inbox rows.
   fannedOutMs ||= totalMs;
-  const peakRss = await serviceMemory('VmHWM');
+  const peakRss = await processMemoryMb(child.pid!, 'VmHWM');
   clearInterval(heapSampler);
   const [{ n: distinct }] = await query<{ n: number }>(db, "SELECT count(DISTINCT subscriber_id)::int AS n FROM messages WHERE transaction_id = 'fanout-1'");
   report(`fan-out to ${SUBSCRIBERS} subscribers: all notifications and jobs created`, Math.round(fannedOutMs), 'ms');
   report(`fan-out to ${SUBSCRIBERS} subscribers: trigger to last inbox row`, Math.round(totalMs), 'ms', '< 20000 ms');
   report('inbox rows for distinct subscribers', distinct, `/ ${SUBSCRIBERS}`);
-  report('RSS of the service process before the trigger', Math.round(rssBefore / 1024 / 1024), 'MB');
-  report('peak RSS of the service process (VmHWM)', Math.round(peakRss / 1024 / 1024), 'MB', '< 300 MB at 1,000,000 subscribers');
+  report('RSS of the service process before the trigger', Math.round(rssBefore), 'MB');
+  report('peak RSS of the service process (VmHWM)', Math.round(peakRss), 'MB', '< 300 MB at 1,000,000 subscribers');
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
   report('its V8 heap during the fan-out, peak used / reserved / external (sampled every 0.5 s)', `${mb(heapPeak.used)} / ${mb(heapPeak.total)} / ${mb(heapPeak.external)}`, 'MB');
 
@@ -121,9 +116,7 @@ try {
   report(`one INSERT of just the ${SUBSCRIBERS} inbox rows`, Math.round(inboxMs), 'ms');
   report('trigger to last inbox row / inbox-rows INSERT', Math.round((totalMs / inboxMs) * 10) / 10, 'x', '<= 2.5x');
 } finally {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  await stopHerald(child);
   await postgres.stop();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@herald/adapters';
-import { report, spawnHerald, summarize } from './support/herald';
+import { processMemoryMb, report, spawnHerald, stopHerald, summarize } from './support/herald';
 
 // Issue 13: cold start to healthy on an initialised data directory (target < 2 s), and what an idle
 // service costs after 60 s without work (targets < 0.5% of one core, < 200 MB RSS). Herald runs as
@@ -28,21 +28,12 @@ async function startHealthy(): Promise<{ child: ChildProcess; ms: number }> {
   }
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 async function cpuTicks(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
   return Number(fields[11]) + Number(fields[12]); // utime + stime
 }
 
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
-}
 
 /** The postmaster and its children: every process whose parent chain leads to `pid`. */
 async function processTree(pid: number): Promise<number[]> {
@@ -65,7 +56,7 @@ const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** di
 
 try {
   // First start initialises the data directory (initdb, migrations); not measured.
-  await stop((await startHealthy()).child);
+  await stopHerald((await startHealthy()).child);
 
   const postgresAlone: number[] = [];
   const herald: number[] = [];
@@ -76,7 +67,7 @@ try {
     await postgres.stop();
     const { child, ms } = await startHealthy();
     herald.push(ms);
-    await stop(child);
+    await stopHerald(child);
   }
   const start = summarize(herald);
   const baseline = summarize(postgresAlone);
@@ -91,11 +82,11 @@ try {
   const cluster = await processTree(postmaster);
   const clusterTicks = async () => (await Promise.all(cluster.map((p) => cpuTicks(p).catch(() => 0)))).reduce((a, b) => a + b, 0);
   const [heraldBefore, clusterBefore] = [await cpuTicks(pid), await clusterTicks()];
-  let peakRss = await rssMb(pid);
+  let peakRss = await processMemoryMb(pid);
   const sampling = Date.now();
   while (Date.now() - sampling < IDLE_SAMPLE_MS) {
     await new Promise((r) => setTimeout(r, 1_000));
-    peakRss = Math.max(peakRss, await rssMb(pid));
+    peakRss = Math.max(peakRss, await processMemoryMb(pid));
   }
   const seconds = (Date.now() - sampling) / 1000;
   const heraldCpu = ((await cpuTicks(pid)) - heraldBefore) / TICKS_PER_SECOND / seconds;
@@ -103,7 +94,7 @@ try {
   report(`idle CPU of the service process (${IDLE_WAIT_MS / 1000} s after start, over ${round(seconds, 0)} s)`, round(heraldCpu * 100), '% of one core', '< 0.5%');
   report('idle RSS of the service process, peak', round(peakRss, 0), 'MB', '< 200 MB');
   report('baseline: the idle embedded PostgreSQL cluster, same window', round(clusterCpu * 100), '% of one core');
-  await stop(child);
+  await stopHerald(child);
 } finally {
   await rm(dataDir, { recursive: true, force: true });
 }

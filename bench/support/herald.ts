@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,19 @@ export async function spawnHerald(env: NodeJS.ProcessEnv): Promise<{ child: Chil
     child.once('exit', (code) => reject(new Error(`herald exited with ${code}:\n${output}`)));
   });
   return { child, url };
+}
+
+/** Stops a spawned Herald with SIGTERM, as a process manager would, and waits for it to exit. */
+export async function stopHerald(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** A process's resident memory now (VmRSS) or its peak so far (VmHWM), in MB. */
+export async function processMemoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
 }
 
 export function percentile(sorted: number[], p: number): number {
