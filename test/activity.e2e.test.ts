@@ -160,6 +160,23 @@ describe('the activity log through the @novu/api SDK', () => {
     expect(result.jobs![1].executionDetails.length).toBeGreaterThan(0);
   });
 
+  it("shows a direct trigger's first in-app step, run with the trigger for an existing subscriber, like any other job", async () => {
+    // tx-3: ada existed before the trigger, so its in-app step ran within the acceptance and has no job row.
+    const jobRows = await queryDatabase<{ type: string }>(
+      svc.databaseUrl,
+      `SELECT j.type FROM jobs j JOIN notifications n ON n.id = j.notification_id WHERE n.transaction_id = 'tx-3'`,
+    );
+    expect(jobRows.map((j) => j.type)).toEqual(['email']);
+    const alert = all.find((n) => n.transactionId === 'tx-3')!;
+    const { result } = await novu.notifications.retrieve(alert.id!);
+    expect(result.jobs?.map((j) => [j.type, j.status])).toEqual([['in_app', 'completed'], ['email', expect.not.stringMatching(/pending|queued/)]]);
+    const [message] = await queryDatabase<{ body: string; job_id: string }>(
+      svc.databaseUrl,
+      `SELECT m.body, m.job_id FROM messages m JOIN notifications n ON n.id = m.notification_id WHERE n.transaction_id = 'tx-3' AND m.channel = 'in_app'`,
+    );
+    expect(message).toEqual({ body: 'Order S-1 shipped', job_id: result.jobs![0].id });
+  });
+
   it("shows a topic fan-out's first in-app step, run within the fan-out without a job row, like any other job", async () => {
     // cy turned in-app off: the inline step is skipped for cy, and the next step still runs for both.
     await novu.subscribers.preferences.update({ channels: { inApp: false } }, 'cy');

@@ -18,12 +18,20 @@ async function inbox(transactionId: string) {
   );
 }
 
+/** A transaction's step runs, with an in-app step run inline (kept on its notification) among them. */
 async function jobs(transactionId: string) {
   return queryDatabase<{ subscriber_id: string; step_id: string; status: string; details: string[] }>(
     svc.databaseUrl,
-    `SELECT s.subscriber_id, j.step_id, j.status, ARRAY(SELECT d.detail FROM execution_details d WHERE d.job_id = j.id ORDER BY d.seq) AS details
-     FROM jobs j JOIN notifications n ON n.id = j.notification_id JOIN subscribers s ON s.id = n.subscriber_id
-     WHERE n.transaction_id = $1 ORDER BY s.subscriber_id, j.position`,
+    `SELECT subscriber_id, step_id, status, details FROM (
+       SELECT s.subscriber_id, j.step_id, j.status, j.position, ARRAY(SELECT d.detail FROM execution_details d WHERE d.job_id = j.id ORDER BY d.seq) AS details
+       FROM jobs j JOIN notifications n ON n.id = j.notification_id JOIN subscribers s ON s.id = n.subscriber_id
+       WHERE n.transaction_id = $1
+       UNION ALL
+       SELECT s.subscriber_id, n.inline_job->>'stepId', n.inline_job->>'status', (n.inline_job->>'position')::int,
+              ARRAY(SELECT d->>'detail' FROM jsonb_array_elements(n.inline_job->'details') d)
+       FROM notifications n JOIN subscribers s ON s.id = n.subscriber_id
+       WHERE n.transaction_id = $1 AND n.inline_job IS NOT NULL
+     ) runs ORDER BY subscriber_id, position`,
     [transactionId],
   );
 }

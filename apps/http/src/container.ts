@@ -195,7 +195,13 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   container.bind<WorkerRegistry>(WorkerRegistry).toConstantValue(workers);
   container.bind<EventRepository>(EventRepository).toConstantValue(observability.eventRepository(new SqlEventRepository(db.pool, deliveryQueue, workers.workerId)));
   container.bind<JobRepository>(JobRepository).toConstantValue(new SqlJobRepository(db.workerPool, deliveryQueue, workers.workerId));
-  useCase(TriggerEvent, (e: EventRepository, i: IntegrationRepository) => observability.triggerEvent(e, i), [EventRepository, IntegrationRepository]);
+  // A trigger runs a workflow's first in-app step itself for existing recipients, with the step engine (inlineStep).
+  container
+    .bind(TriggerEvent)
+    .toResolvedValue(
+      (e: EventRepository, i: IntegrationRepository, steps: RunNotifications) => observability.triggerEvent(e, i, steps),
+      [EventRepository, IntegrationRepository, RunNotifications],
+    );
   const httpClient = new GuardedHttpClient(config.allowPrivateNetworks);
   container.bind<HttpClient>(HttpClient).toConstantValue(httpClient);
   container.bind<ProviderRegistry>(ProviderRegistry).toConstantValue(observability.providers(new StaticProviderRegistry(config.serviceName, httpClient, { allowPrivateNetworks: config.allowPrivateNetworks, endpoints: config.providerEndpoints })));

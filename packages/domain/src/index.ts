@@ -85,6 +85,7 @@ export * from './rules/validate-payload';
 export * from './rules/durations';
 export * from './use-cases/delivery/trigger-event';
 export * from './use-cases/delivery/fan-out-event';
+export * from './use-cases/delivery/inline-step';
 export * from './use-cases/delivery/run-notifications';
 export * from './use-cases/delivery/start-delivery-workers';
 export * from './use-cases/delivery/steps/step-handler';

@@ -1,4 +1,4 @@
-import { DomainError, FanOutEvent, TriggerEvent, type EventRepository, type FanOutOptions, type IntegrationRepository, type TriggerEventInput, type TriggerEventOutput } from '@herald/domain';
+import { DomainError, FanOutEvent, TriggerEvent, type EventRepository, type FanOutOptions, type IntegrationRepository, type RunNotifications, type TriggerEventInput, type TriggerEventOutput } from '@herald/domain';
 import type { HeraldMetrics } from './metrics';
 
 /** TriggerEvent that counts what it answered: accepted, deduplicated, or rejected with the reason. */
@@ -7,8 +7,9 @@ export class MeteredTriggerEvent extends TriggerEvent {
     events: EventRepository,
     integrations: Pick<IntegrationRepository, 'list'>,
     private readonly metrics: HeraldMetrics,
+    steps?: RunNotifications,
   ) {
-    super(events, integrations);
+    super(events, integrations, steps);
   }
 
   override async execute(input: TriggerEventInput): Promise<TriggerEventOutput> {

@@ -1,4 +1,4 @@
-import { DeliveryObservers, FanOutEvent, TriggerEvent, type FanOutOptions, type EventRepository, type IntegrationRepository, type ProviderRegistry, type StepHandlers } from '@herald/domain';
+import { DeliveryObservers, FanOutEvent, TriggerEvent, type FanOutOptions, type EventRepository, type IntegrationRepository, type ProviderRegistry, type RunNotifications, type StepHandlers } from '@herald/domain';
 import type { Logger } from 'pino';
 import { DeliveryLogObserver } from './delivery-log-observer';
 import { DeliveryMetricsObserver } from './delivery-metrics-observer';
@@ -17,8 +17,8 @@ export class Observability {
     readonly tracing: Tracing = noTracing,
   ) {}
 
-  triggerEvent(events: EventRepository, integrations: Pick<IntegrationRepository, 'list'>): TriggerEvent {
-    return this.metrics ? new MeteredTriggerEvent(events, integrations, this.metrics) : new TriggerEvent(events, integrations);
+  triggerEvent(events: EventRepository, integrations: Pick<IntegrationRepository, 'list'>, steps?: RunNotifications): TriggerEvent {
+    return this.metrics ? new MeteredTriggerEvent(events, integrations, this.metrics, steps) : new TriggerEvent(events, integrations, steps);
   }
 
   fanOutEvent(events: EventRepository, options: FanOutOptions): FanOutEvent {

@@ -71,13 +71,13 @@ export function startOtelTracing(_endpoint: string, serviceName: string): Tracin
     findWorkflow: (environmentId, identifier) => inner.findWorkflow(environmentId, identifier),
     loadFanout: (eventId) => inner.loadFanout(eventId),
     fanoutCandidates: (event, lane, limit) => inner.fanoutCandidates(event, lane, limit),
-    accept(acceptance) {
+    accept(acceptance, runInline) {
       const parent = context.active();
       const span = tracer.startSpan('herald.trigger', {
         attributes: { 'herald.transaction_id': acceptance.transactionId, 'herald.workflow': acceptance.workflow.identifier, 'herald.recipients': acceptance.recipients.subscriberIds.length },
       }, parent);
       return inSpan(span, parent, async () => {
-        const outcome = await inner.accept({ ...acceptance, traceContext: traceparentOf(trace.setSpan(parent, span)) });
+        const outcome = await inner.accept({ ...acceptance, traceContext: traceparentOf(trace.setSpan(parent, span)) }, runInline);
         span.setAttribute('herald.accepted', outcome.accepted);
         return outcome;
       });

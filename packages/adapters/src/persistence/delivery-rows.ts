@@ -122,3 +122,18 @@ export function preferenceLevels(rows: PreferenceRow[] | null): RunnableJob['pre
   const level = (r: PreferenceRow | undefined) => (r ? { enabled: r.enabled, channels: r.channels ?? {} } : null);
   return { global: level(global), perWorkflow: level(perWorkflow) };
 }
+
+/** A step run inline, as its notification keeps it (notifications.inline_job). */
+export function inlineJobRecord(o: JobOutcome) {
+  const { step } = o.job;
+  return {
+    id: o.job.jobId,
+    workflowStepId: step.id,
+    stepId: step.stepId,
+    type: step.type,
+    position: step.position,
+    status: o.status,
+    providerId: o.providerId ?? null,
+    details: o.details.map((d) => ({ status: d.status, source: d.source, detail: d.detail, providerId: d.providerId ?? null, raw: d.raw ?? null })),
+  };
+}

@@ -7,13 +7,14 @@ import {
   type FanoutLane,
   type FanoutProgress,
   type JobOutcome,
+  type RunInline,
   type TriggerAcceptance,
   FIRST_UUID,
   wholeRange,
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { insertMessages, messageRow, notificationShape, preferenceLevels, toDeliveryStep, toSubscriber, type StepRow } from './delivery-rows';
+import { inlineJobRecord, insertMessages, messageRow, notificationShape, preferenceLevels, toDeliveryStep, toSubscriber, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { isUuid, jsonParam, prepared } from './sql-params';
@@ -174,8 +175,8 @@ export class SqlEventRepository implements EventRepository {
   }
 
   /** Concurrent triggers are group-committed: see TriggerBatcher. */
-  accept(acceptance: TriggerAcceptance): Promise<AcceptOutcome> {
-    return this.batcher.accept(acceptance);
+  accept(acceptance: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome> {
+    return this.batcher.accept(acceptance, runInline);
   }
 
   async loadFanout(eventId: string): Promise<FanoutEvent | null> {
@@ -274,7 +275,7 @@ export class SqlEventRepository implements EventRepository {
             topic_id: c.topicId,
             topic_key: c.topicKey,
             subscription_id: c.subscriptionId,
-            inline_job: outcome ? inlineJob(outcome) : null,
+            inline_job: outcome ? inlineJobRecord(outcome) : null,
             halted: outcome?.halt ?? false,
           };
         });
@@ -303,19 +304,4 @@ export class SqlEventRepository implements EventRepository {
       return written;
     });
   }
-}
-
-/** A step run inline, as its notification keeps it (notifications.inline_job). */
-function inlineJob(o: JobOutcome) {
-  const { step } = o.job;
-  return {
-    id: o.job.jobId,
-    workflowStepId: step.id,
-    stepId: step.stepId,
-    type: step.type,
-    position: step.position,
-    status: o.status,
-    providerId: o.providerId ?? null,
-    details: o.details.map((d) => ({ status: d.status, source: d.source, detail: d.detail, providerId: d.providerId ?? null, raw: d.raw ?? null })),
-  };
 }

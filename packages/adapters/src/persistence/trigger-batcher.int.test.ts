@@ -1,8 +1,8 @@
-import type { TriggerAcceptance } from '@herald/domain';
+import { InAppStepHandler, inlineJob, inlineStep, RunNotifications, type DeliveryWorkflow, type JobRepository, type RunInline, type StepHandlers, type TriggerAcceptance } from '@herald/domain';
 import type { Pool, PoolClient } from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
+import { PgBossDeliveryQueue, STEPS_QUEUE } from '../queue/pg-boss-delivery-queue';
 import { startPgBoss, stopPgBoss, type PgBoss } from '../queue/pg-boss';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
@@ -13,6 +13,8 @@ const database = useTestDatabase();
 let boss: PgBoss;
 let queue: PgBossDeliveryQueue;
 let acceptance: (transactionId: string) => TriggerAcceptance;
+let env: string;
+let greet: DeliveryWorkflow;
 
 beforeAll(async () => {
   const { pool, prisma } = database.db;
@@ -23,13 +25,26 @@ beforeAll(async () => {
     organizationName: 'Org',
     environments: [{ name: 'Development', slug: 'development', signingSecret: 's' }],
   });
-  const env = environments[0].id;
+  env = environments[0].id;
   await pool.query(
     `WITH w AS (INSERT INTO workflows (environment_id, workflow_id, name) VALUES ($1, 'hello', 'hello') RETURNING id)
      INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values) SELECT id, 'inbox', 'inbox', 'in_app', 0, '{"body":"hi"}' FROM w`,
     [env],
   );
   const workflow = (await new SqlEventRepository(pool, queue).findWorkflow(env, 'hello'))!;
+  await pool.query(
+    `WITH w AS (INSERT INTO workflows (environment_id, workflow_id, name) VALUES ($1, 'greet', 'greet') RETURNING id)
+     INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values)
+     SELECT id, 'inbox', 'inbox', 'in_app', 0, '{"body":"Hi {{subscriber.firstName}}, order {{payload.order}}"}'::jsonb FROM w
+     UNION ALL SELECT id, 'after', 'after', 'custom', 1, '{}'::jsonb FROM w`,
+    [env],
+  );
+  greet = (await new SqlEventRepository(pool, queue).findWorkflow(env, 'greet'))!;
+  await pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'grace', 'Grace'), ($1, 'linus', 'Linus'), ($1, 'quiet', 'Quiet')`, [env]);
+  await pool.query(
+    `INSERT INTO subscriber_preferences (environment_id, subscriber_id, workflow_id, enabled, channels)
+     SELECT environment_id, id, NULL, true, '{"in_app": false}' FROM subscribers WHERE subscriber_id = 'quiet'`,
+  );
   acceptance = (transactionId) => ({
     environmentId: env,
     workflow,
@@ -86,5 +101,86 @@ describe('TriggerBatcher', () => {
     expect(outcomes.map((o) => (o.accepted ? o.notifications : -1))).toEqual(Array(12).fill(1));
     // A real duplicate is still refused.
     expect(await batcher.accept(acceptance('lost-reply-0'))).toEqual({ accepted: false, reason: 'duplicate_transaction' });
+  });
+});
+
+describe('TriggerBatcher running the first in-app step inline', () => {
+  const steps = new RunNotifications({} as JobRepository, { in_app: new InAppStepHandler('herald') } as Partial<StepHandlers> as StepHandlers);
+  const runInline = (workflow: DeliveryWorkflow): RunInline => (recipients, source) => steps.runUnrecorded(recipients.map((r) => inlineJob(source, r, inlineStep(workflow)!)));
+  const trigger = (workflow: DeliveryWorkflow, transactionId: string, to: string[], upserts: TriggerAcceptance['upserts'] = []): TriggerAcceptance => ({
+    ...acceptance(transactionId),
+    workflow,
+    payload: { order: 7 },
+    to,
+    recipients: { subscriberIds: to, upserts, topics: [] },
+    upserts,
+  });
+  const rows = async <T>(sql: string, params: unknown[] = []) => (await database.db.pool.query(sql, params)).rows as T[];
+  const notification = async (transactionId: string, subscriberId: string) =>
+    (
+      await rows<{ id: string; inline_job: Record<string, any> | null }>(
+        `SELECT n.id, n.inline_job FROM notifications n JOIN subscribers s ON s.id = n.subscriber_id WHERE n.transaction_id = $1 AND s.subscriber_id = $2`,
+        [transactionId, subscriberId],
+      )
+    )[0];
+  const jobsOf = (notificationId: string) => rows<{ step_id: string; status: string }>('SELECT step_id, status FROM jobs WHERE notification_id = $1 ORDER BY position', [notificationId]);
+  const queuedIn = async (notificationId: string) =>
+    (await rows<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->'notificationIds' ? $2`, [STEPS_QUEUE, notificationId]))[0].n;
+
+  it('writes the step with the event for existing recipients: their message, no job row, the next step queued; a new subscriber gets every job', async () => {
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    const outcome = await batcher.accept(trigger(greet, 'inline-1', ['grace', 'newcomer']), runInline(greet));
+    expect(outcome).toMatchObject({ accepted: true, notifications: 2 });
+    expect(outcome.accepted && outcome.inline.map((o) => [o.job.subscriber.subscriberId, o.status])).toEqual([['grace', 'completed']]);
+
+    const grace = await notification('inline-1', 'grace');
+    expect(grace.inline_job).toMatchObject({ stepId: 'inbox', type: 'in_app', status: 'completed', providerId: 'herald' });
+    expect(await jobsOf(grace.id)).toEqual([{ step_id: 'after', status: 'queued' }]);
+    expect(await queuedIn(grace.id)).toBe(1);
+    const [message] = await rows<{ body: string; job_id: string; channel: string }>('SELECT body, job_id, channel FROM messages WHERE notification_id = $1', [grace.id]);
+    expect(message).toEqual({ body: 'Hi Grace, order 7', job_id: grace.inline_job!.id, channel: 'in_app' });
+
+    const newcomer = await notification('inline-1', 'newcomer');
+    expect(newcomer.inline_job).toBeNull();
+    expect(await jobsOf(newcomer.id)).toEqual([
+      { step_id: 'inbox', status: 'queued' },
+      { step_id: 'after', status: 'pending' },
+    ]);
+    expect(await queuedIn(newcomer.id)).toBe(1);
+    expect(await rows('SELECT 1 FROM messages WHERE notification_id = $1', [newcomer.id])).toEqual([]);
+  });
+
+  it('leaves no queue work when every recipient ran the only step inline, and a reused transactionId writes nothing', async () => {
+    const hello = acceptance('x').workflow;
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    const before = (await rows<{ n: number }>('SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1', [STEPS_QUEUE]))[0].n;
+    const outcomes = await Promise.all(['a', 'b', 'c'].map((t) => batcher.accept(trigger(hello, `inline-only-${t}`, ['grace', 'linus']), runInline(hello))));
+    expect(outcomes.map((o) => o.accepted && o.inline.length)).toEqual([2, 2, 2]);
+    expect((await rows<{ n: number }>('SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1', [STEPS_QUEUE]))[0].n).toBe(before);
+    const written = await rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM messages m JOIN notifications n ON n.id = m.notification_id
+       WHERE n.transaction_id LIKE 'inline-only-%' AND m.job_id = (n.inline_job->>'id')::uuid AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = n.id)`,
+    );
+    expect(written[0].n).toBe(6);
+
+    expect(await batcher.accept(trigger(hello, 'inline-only-a', ['grace']), runInline(hello))).toEqual({ accepted: false, reason: 'duplicate_transaction' });
+    expect((await rows<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE transaction_id = 'inline-only-a'`))[0].n).toBe(2);
+  });
+
+  it('records a step skipped by the preferences, and leaves a recipient the trigger upserts to its job', async () => {
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    const outcome = await batcher.accept(trigger(greet, 'inline-2', ['quiet', 'linus'], [{ subscriberId: 'linus', firstName: 'Torvalds' }]), runInline(greet));
+    expect(outcome.accepted && outcome.inline.map((o) => [o.job.subscriber.subscriberId, o.status])).toEqual([['quiet', 'skipped']]);
+    const quiet = await notification('inline-2', 'quiet');
+    expect(quiet.inline_job).toMatchObject({ status: 'skipped', details: [{ detail: 'skipped: preference in_app disabled by subscriber (global)' }] });
+    expect(await jobsOf(quiet.id)).toEqual([{ step_id: 'after', status: 'queued' }]);
+    expect(await rows('SELECT 1 FROM messages WHERE notification_id = $1', [quiet.id])).toEqual([]);
+    const linus = await notification('inline-2', 'linus');
+    expect(linus.inline_job).toBeNull();
+    expect(await jobsOf(linus.id)).toEqual([
+      { step_id: 'inbox', status: 'queued' },
+      { step_id: 'after', status: 'pending' },
+    ]);
+    expect((await rows<{ first_name: string }>(`SELECT first_name FROM subscribers WHERE subscriber_id = 'linus'`))[0].first_name).toBe('Torvalds');
   });
 });

@@ -1,9 +1,9 @@
-import { wholeRange, type AcceptOutcome, type TriggerAcceptance } from '@herald/domain';
+import { wholeRange, type AcceptOutcome, type InlineRecipient, type JobOutcome, type RunInline, type TriggerAcceptance } from '@herald/domain';
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { upsertSubscribers } from './prisma-subscriber-repository';
-import { notificationShape } from './delivery-rows';
+import { inlineJobRecord, insertMessages, messageRow, notificationShape, preferenceLevels, toSubscriber } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -14,13 +14,17 @@ const MAX_IN_FLIGHT = 4;
 
 // Accepts a batch of triggers in one statement. Per trigger: the event (unique per transactionId; a
 // reused one, or one repeated in the batch, is not inserted), any subscriber named by id that does
-// not exist yet, one notification per recipient and one job per active step. Plus each workflow's
+// not exist yet, one notification per recipient and one job per active step. A recipient whose
+// first step ran inline (`inline`: by internal subscriber id, with the ids to use) gets its
+// notification with that step's record, the step's message ($2), and jobs for the other steps only
+// (`rest_steps`: the next queued, or all canceled when the step halted). Plus each workflow's
 // lastTriggeredAt, at most once a second so concurrent triggers rarely wait on that row's lock.
+// Returns per accepted trigger its notifications, those with a job queued, and those run inline.
 const ACCEPT_BATCH = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(idx int, id uuid, environment_id uuid, workflow_id uuid, transaction_id text, payload jsonb,
     overrides jsonb, "to" jsonb, actor jsonb, tenant jsonb, context_keys text[], status text, fanout_cursor jsonb, channels text[],
-    tags text[], severity text, critical boolean, subscriber_ids text[], steps jsonb, trace_context text)
+    tags text[], severity text, critical boolean, subscriber_ids text[], steps jsonb, rest_steps jsonb, inline jsonb, trace_context text)
 ), ev AS (
   INSERT INTO events (id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor, fanned_out_at, trace_context)
   SELECT id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor,
@@ -48,38 +52,61 @@ WITH input AS (
   UNION ALL
   SELECT w.event_id, c.id, c.subscriber_id FROM wanted w
   JOIN created c ON c.environment_id = w.environment_id AND c.subscriber_id = w.sid
+), ran AS (
+  SELECT acc.event_id, x.* FROM acc CROSS JOIN LATERAL jsonb_to_recordset(acc.inline) AS x(subscriber_id uuid, notification_id uuid, inline_job jsonb, halted boolean)
 ), notif AS (
-  INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, payload, "to", tags, severity, critical, context_keys)
-  SELECT acc.environment_id, acc.event_id, acc.workflow_id, r.id, acc.transaction_id, acc.channels, acc.payload,
-         jsonb_build_object('subscriberId', r.subscriber_id), acc.tags, acc.severity, acc.critical, acc.context_keys
+  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, payload, "to", tags, severity, critical, context_keys, inline_job)
+  SELECT COALESCE(ran.notification_id, gen_random_uuid()), acc.environment_id, acc.event_id, acc.workflow_id, r.id, acc.transaction_id, acc.channels, acc.payload,
+         jsonb_build_object('subscriberId', r.subscriber_id), acc.tags, acc.severity, acc.critical, acc.context_keys, ran.inline_job
   FROM recipients r JOIN acc ON acc.event_id = r.event_id
-  RETURNING id, environment_id, subscriber_id, event_id
+  LEFT JOIN ran ON ran.event_id = r.event_id AND ran.subscriber_id = r.id
+  RETURNING id, environment_id, subscriber_id, event_id, inline_job IS NOT NULL AS ran
+), written AS (
+  SELECT n.*, COALESCE(ran.halted, false) AS halted FROM notif n LEFT JOIN ran ON ran.notification_id = n.id
 ), jobs AS (
   INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
-  SELECT n.environment_id, n.id, n.subscriber_id, st.id, st.step_id, st.type, st.position, CASE WHEN st.ord = 0 THEN 'queued' ELSE 'pending' END
-  FROM notif n JOIN acc ON acc.event_id = n.event_id
-  CROSS JOIN LATERAL jsonb_to_recordset(acc.steps) AS st(id uuid, step_id text, type text, position int, ord int)
+  SELECT n.environment_id, n.id, n.subscriber_id, st.id, st.step_id, st.type, st.position,
+         CASE WHEN n.halted THEN 'canceled' WHEN st.ord = 0 THEN 'queued' ELSE 'pending' END
+  FROM written n JOIN acc ON acc.event_id = n.event_id
+  CROSS JOIN LATERAL jsonb_to_recordset(CASE WHEN n.ran THEN acc.rest_steps ELSE acc.steps END) AS st(id uuid, step_id text, type text, position int, ord int)
+), messages AS (
+  ${insertMessages('$2', 'r.notification_id IN (SELECT id FROM written WHERE ran)')}
 ), touched AS (
   UPDATE workflows SET last_triggered_at = now()
   WHERE id IN (SELECT workflow_id FROM acc) AND (last_triggered_at IS NULL OR last_triggered_at < now() - interval '1 second')
 )
-SELECT acc.idx, acc.event_id, COALESCE(array_agg(n.id) FILTER (WHERE n.id IS NOT NULL), '{}') AS notification_ids
-FROM acc LEFT JOIN notif n ON n.event_id = acc.event_id
+SELECT acc.idx, acc.event_id, COALESCE(array_agg(n.id) FILTER (WHERE n.id IS NOT NULL), '{}') AS notification_ids,
+       COALESCE(array_agg(n.id) FILTER (WHERE NOT n.ran OR (NOT n.halted AND jsonb_array_length(acc.rest_steps) > 0)), '{}') AS queued_ids,
+       COALESCE(array_agg(n.id) FILTER (WHERE n.ran), '{}') AS inline_ids
+FROM acc LEFT JOIN written n ON n.event_id = acc.event_id
 GROUP BY acc.idx, acc.event_id`;
 
+// The direct recipients of triggers that run a step inline, as stored, with their preferences for
+// the trigger's workflow. A subscriber that does not exist yet is not returned.
+const INLINE_RECIPIENTS = `
+SELECT r.idx, row_to_json(s.*) AS subscriber,
+  (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
+   FROM subscriber_preferences p WHERE p.subscriber_id = s.id AND (p.workflow_id IS NULL OR p.workflow_id = r.workflow_id)) AS preferences
+FROM jsonb_to_recordset($1::jsonb) AS r(idx int, environment_id uuid, workflow_id uuid, subscriber_ids text[])
+CROSS JOIN LATERAL unnest(r.subscriber_ids) AS sid
+JOIN subscribers s ON s.environment_id = r.environment_id AND s.subscriber_id = sid`;
+
+const inlineRecipientsStatement = prepared('herald-inline-recipients', INLINE_RECIPIENTS);
 const acceptStatement = prepared('herald-accept-triggers', ACCEPT_BATCH);
 
 interface Pending {
   acceptance: TriggerAcceptance;
   /** Chosen here, so a retry can tell this trigger's own earlier commit from someone else's event. */
   eventId: string;
+  runInline?: RunInline;
   resolve(outcome: AcceptOutcome): void;
   reject(error: unknown): void;
 }
 
-function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>, idx: number) {
+function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>, idx: number, ran: JobOutcome[] = []) {
   const shape = notificationShape(a.workflow);
   const hasTopics = a.recipients.topics.length > 0;
+  const inlineStepId = ran[0]?.job.step.id;
   return {
     idx,
     id: eventId,
@@ -100,14 +127,30 @@ function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>
     critical: a.workflow.critical,
     subscriber_ids: a.recipients.subscriberIds,
     steps: shape.steps,
+    // The steps still to run after the inline one, numbered from the next.
+    rest_steps: shape.steps.filter((s) => s.id !== inlineStepId).map((s, ord) => ({ ...s, ord })),
+    inline: ran.map((o) => ({
+      subscriber_id: o.job.subscriber.id,
+      notification_id: o.job.notificationId,
+      inline_job: inlineJobRecord(o),
+      halted: o.halt ?? false,
+    })),
     trace_context: a.traceContext ?? null,
   };
+}
+
+/** Whether a trigger's write can leave queue work: anything not run inline, or run inline with steps after it. */
+function queuesWork({ acceptance: a }: Pending, ran: JobOutcome[] = []): boolean {
+  if (a.recipients.topics.length || ran.length < a.recipients.subscriberIds.length) return true;
+  return notificationShape(a.workflow).steps.length > 1 && ran.some((o) => !o.halt);
 }
 
 /**
  * Group commit for triggers: concurrent triggers are accepted together, one transaction (one
  * statement, one queue insert, one WAL flush) for many, so throughput grows with load while a lone
  * trigger still goes straight through. Each caller gets its own outcome only after the commit.
+ * A batch whose triggers run their only step inline leaves no queue work: its one statement commits
+ * on its own, with no transaction around it.
  */
 export class TriggerBatcher {
   private readonly waiting: Pending[] = [];
@@ -118,9 +161,9 @@ export class TriggerBatcher {
     private readonly queue: PgBossDeliveryQueue,
   ) {}
 
-  accept(acceptance: TriggerAcceptance): Promise<AcceptOutcome> {
+  accept(acceptance: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ acceptance, eventId: randomUUID(), resolve, reject });
+      this.waiting.push({ acceptance, eventId: randomUUID(), runInline, resolve, reject });
       this.pump();
     });
   }
@@ -149,31 +192,74 @@ export class TriggerBatcher {
     }
   }
 
-  private write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
-    const acceptances = batch.map((p) => p.acceptance);
+  private async write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
+    const ran = await this.runInline(batch);
+    const input = jsonParam(batch.map((p, idx) => row(p, idx, ran.get(idx))));
+    const messages = jsonParam([...ran.values()].flat().flatMap((o) => (o.message ? [messageRow(o, o.message)] : [])));
+    const statement = acceptStatement([input, messages]);
+    if (!retry && batch.every((p, idx) => !p.acceptance.upserts.length && !queuesWork(p, ran.get(idx)))) {
+      const { rows } = await this.pool.query<AcceptedRow>(statement);
+      // Only when a recipient was deleted and created again between the read and the write.
+      const queued = rows.flatMap((r) => r.queued_ids);
+      if (queued.length) await this.queue.enqueue(stepsWork(queued));
+      return this.outcomes(batch, rows, ran, new Map());
+    }
     return inTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ idx: number; event_id: string; notification_ids: string[] }>(acceptStatement([jsonParam(batch.map(row))]));
-      const accepted = new Map(rows.map((r) => [r.idx, r]));
+      const { rows } = await client.query<AcceptedRow>(statement);
+      const accepted = new Set(rows.map((r) => r.idx));
       const committedBefore = retry ? await this.ownEvents(client, batch.filter((_, idx) => !accepted.has(idx))) : new Map<string, number>();
       // Subscriber objects of accepted triggers only: an ignored trigger changes nothing.
       const upserts = new Map<string, TriggerAcceptance['upserts']>();
-      acceptances.forEach((a, idx) => {
+      batch.forEach(({ acceptance: a }, idx) => {
         if (accepted.has(idx) && a.upserts.length) upserts.set(a.environmentId, [...(upserts.get(a.environmentId) ?? []), ...a.upserts]);
       });
       for (const [environmentId, subscribers] of upserts) {
         await upsertSubscribers(client, environmentId, subscribers);
       }
       await this.queue.enqueueIn(client, [
-        ...stepsWork(rows.flatMap((r) => r.notification_ids)),
-        ...fanoutWork(rows.filter((r) => acceptances[r.idx].recipients.topics.length).map((r) => r.event_id)),
+        ...stepsWork(rows.flatMap((r) => r.queued_ids)),
+        ...fanoutWork(rows.filter((r) => batch[r.idx].acceptance.recipients.topics.length).map((r) => r.event_id)),
       ]);
-      return acceptances.map((_, idx): AcceptOutcome => {
-        const r = accepted.get(idx);
-        if (r) return { accepted: true, eventId: r.event_id, notifications: r.notification_ids.length };
-        const earlier = committedBefore.get(batch[idx].eventId);
-        return earlier !== undefined ? { accepted: true, eventId: batch[idx].eventId, notifications: earlier } : { accepted: false, reason: 'duplicate_transaction' };
-      });
+      return this.outcomes(batch, rows, ran, committedBefore);
     });
+  }
+
+  private outcomes(batch: Pending[], rows: AcceptedRow[], ran: Map<number, JobOutcome[]>, committedBefore: Map<string, number>): AcceptOutcome[] {
+    const accepted = new Map(rows.map((r) => [r.idx, r]));
+    return batch.map((p, idx): AcceptOutcome => {
+      const r = accepted.get(idx);
+      if (r) {
+        const written = new Set(r.inline_ids);
+        return { accepted: true, eventId: r.event_id, notifications: r.notification_ids.length, inline: ran.get(idx)?.filter((o) => written.has(o.job.notificationId)) ?? [] };
+      }
+      const earlier = committedBefore.get(p.eventId);
+      return earlier !== undefined ? { accepted: true, eventId: p.eventId, notifications: earlier, inline: [] } : { accepted: false, reason: 'duplicate_transaction' };
+    });
+  }
+
+  /**
+   * Reads the direct recipients of the triggers that run a step inline (the ones that exist and
+   * that the trigger does not upsert: the step sees them as stored) and runs the step for them.
+   */
+  private async runInline(batch: Pending[]): Promise<Map<number, JobOutcome[]>> {
+    const wanted = batch.flatMap(({ acceptance: a, runInline }, idx) => {
+      if (!runInline) return [];
+      const upserted = new Set(a.upserts.map((u) => u.subscriberId));
+      const ids = a.recipients.subscriberIds.filter((id) => !upserted.has(id));
+      return ids.length ? [{ idx, environment_id: a.environmentId, workflow_id: a.workflow.id, subscriber_ids: ids }] : [];
+    });
+    if (!wanted.length) return new Map();
+    const { rows } = await this.pool.query<{ idx: number; subscriber: Record<string, unknown>; preferences: Parameters<typeof preferenceLevels>[0] }>(
+      inlineRecipientsStatement([jsonParam(wanted)]),
+    );
+    const recipients = new Map<number, InlineRecipient[]>();
+    for (const r of rows) {
+      const list = recipients.get(r.idx) ?? [];
+      list.push({ notificationId: randomUUID(), inlineJobId: randomUUID(), recipient: toSubscriber(r.subscriber), subscriberPreferences: preferenceLevels(r.preferences) });
+      recipients.set(r.idx, list);
+    }
+    const ran = await Promise.all([...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance)] as const));
+    return new Map(ran);
   }
 
   /** Of these triggers, the ones whose own event is already stored, with their notification counts. */
@@ -185,4 +271,12 @@ export class TriggerBatcher {
     );
     return new Map(rows.map((r) => [r.id, r.notifications]));
   }
+}
+
+interface AcceptedRow {
+  idx: number;
+  event_id: string;
+  notification_ids: string[];
+  queued_ids: string[];
+  inline_ids: string[];
 }

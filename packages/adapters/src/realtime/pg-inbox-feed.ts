@@ -33,7 +33,7 @@ function unpack(payload: string): InboxFeedEvent[] {
 
 /**
  * The inbox feed over PostgreSQL LISTEN/NOTIFY: every process on the database hears every change,
- * with no broker beside PostgreSQL. Publishing is one statement per batch; listening holds one
+ * with no broker beside PostgreSQL. Publishing is one statement at a time for all that waits; listening holds one
  * dedicated connection, re-opened after a loss.
  */
 export class PgInboxFeed implements InboxFeed {
@@ -41,6 +41,8 @@ export class PgInboxFeed implements InboxFeed {
   private client: pg.Client | undefined;
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
+  private unsent: InboxFeedEvent[] = [];
+  private sending = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -48,9 +50,25 @@ export class PgInboxFeed implements InboxFeed {
   ) {}
 
   publish(events: readonly InboxFeedEvent[]): void {
-    const payloads = packInboxEvents(events);
-    if (!payloads.length) return;
-    this.pool.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [CHANNEL, payloads]).catch(this.onError);
+    if (!events.length) return;
+    this.unsent.push(...events);
+    if (!this.sending) this.send();
+  }
+
+  /**
+   * One publishing statement at a time: what is published meanwhile (every trigger of a busy
+   * service publishes its own messages) goes together in the next, as few NOTIFYs as fit.
+   */
+  private send(): void {
+    const payloads = packInboxEvents(this.unsent.splice(0));
+    this.sending = true;
+    this.pool
+      .query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [CHANNEL, payloads])
+      .catch(this.onError)
+      .finally(() => {
+        this.sending = false;
+        if (this.unsent.length) this.send();
+      });
   }
 
   subscribe(listener: (events: InboxFeedEvent[]) => void): () => void {

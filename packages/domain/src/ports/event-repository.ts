@@ -1,22 +1,26 @@
 import type { DeliveryWorkflow, TriggerAcceptance } from '../entities/delivery';
-import type { Subscriber } from '../entities/subscriber';
 import type { FanoutLane } from '../rules/fanout-lanes';
-import type { JobOutcome, RunnableJob } from './job-repository';
+import type { JobOutcome } from './job-repository';
+import type { InlineRecipient, RunInline } from '../use-cases/delivery/inline-step';
 
 export const EventRepository = Symbol.for('EventRepository');
 
-export type AcceptOutcome = { accepted: true; eventId: string; notifications: number } | { accepted: false; reason: 'duplicate_transaction' };
+export type AcceptOutcome =
+  | {
+      accepted: true;
+      eventId: string;
+      notifications: number;
+      /** Outcomes of the step run inline (see `accept`) that were written, with their notifications. */
+      inline: JobOutcome[];
+    }
+  | { accepted: false; reason: 'duplicate_transaction' };
 
-/** A chunk of topic recipients, keyset-paginated by internal subscriber id. */
-export interface FanoutCandidate {
+/**
+ * A chunk of topic recipients, keyset-paginated by internal subscriber id. Its ids are assigned when
+ * read, so a step run inline can name them; subscription conditions see `recipient` too.
+ */
+export interface FanoutCandidate extends InlineRecipient {
   subscriberId: string;
-  /** The id its notification will have (assigned when read, so a step run inline can name it). */
-  notificationId: string;
-  /** The id of the job of a step run inline for it (the first in-app step), assigned the same way. */
-  inlineJobId: string;
-  /** The subscriber (what subscription conditions and a step run inline see), and its preferences for this workflow. */
-  recipient: Subscriber;
-  subscriberPreferences: RunnableJob['preferences'];
   subscriptionId: string;
   topicId: string;
   topicKey: string;
@@ -51,8 +55,13 @@ export interface EventRepository {
    * In ONE transaction: upserts the subscriber objects, inserts the event (unique per transactionId),
    * one notification per direct recipient with one job per active step, and the queue work for them
    * and for the topic fan-out. A reused transactionId commits nothing.
+   * With `runInline` (the workflow starts with its `inlineStep`), the direct recipients that exist
+   * and are not upserted by this trigger are read first and the step is run for them: as with a
+   * fan-out chunk, its record and message are written with the notification, it gets no job row and
+   * no queue message, and the next step is queued (or, when it halted, the rest canceled). The
+   * others get jobs for every step.
    */
-  accept(acceptance: TriggerAcceptance): Promise<AcceptOutcome>;
+  accept(acceptance: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome>;
   /** The event as fan-out needs it; null when unknown. */
   loadFanout(eventId: string): Promise<FanoutEvent | null>;
   /** The lane's next topic recipients in id order, excluding excluded ids and the actor; at most `limit`. */

@@ -1,6 +1,6 @@
-import type { DeliveryStep, DeliveryWorkflow } from '../../entities/delivery';
 import type { EventRepository, FanoutCandidate, FanoutEvent, FanoutProgress } from '../../ports/event-repository';
-import type { JobOutcome, RunnableJob } from '../../ports/job-repository';
+import type { JobOutcome } from '../../ports/job-repository';
+import { inlineJob, inlineStep } from './inline-step';
 import { subscriberVariables, type RunNotifications } from './run-notifications';
 import { splitLane, type FanoutLane } from '../../rules/fanout-lanes';
 import { subscriptionAllows } from '../../rules/subscription-allows';
@@ -16,39 +16,6 @@ export interface FanOutOptions {
   laneCount?: number;
   /** Runs a workflow's first in-app step within the fan-out (see `inlineStep`); without it, every step is queued. */
   steps?: RunNotifications;
-}
-
-/**
- * The step a fan-out runs itself for each recipient, writing its result with the notification in
- * one statement: the first active step when it is in-app. It has no side effect outside the
- * database, so running it again after a crash (the chunk's write was lost) is harmless.
- */
-export function inlineStep(workflow: DeliveryWorkflow): DeliveryStep | null {
-  const first = workflow.steps.find((s) => s.active);
-  return first?.type === 'in_app' ? first : null;
-}
-
-/** The job a fan-out recipient's inline step runs as: the notification as it will be written. */
-export function fanoutJob(event: FanoutEvent, candidate: FanoutCandidate, step: DeliveryStep): RunnableJob {
-  const { steps: _steps, payloadSchema: _schema, ...workflow } = event.workflow;
-  return {
-    jobId: candidate.inlineJobId,
-    notificationId: candidate.notificationId,
-    environmentId: event.environmentId,
-    transactionId: event.transactionId,
-    attempts: 1,
-    leased: false,
-    step,
-    workflow,
-    subscriber: candidate.recipient,
-    payload: event.payload,
-    overrides: event.overrides,
-    contextKeys: event.contextKeys,
-    deliveryState: null,
-    traceContext: event.traceContext,
-    steps: {},
-    preferences: candidate.subscriberPreferences,
-  };
 }
 
 /**
@@ -111,7 +78,7 @@ export class FanOutEvent {
   private async runInline(event: FanoutEvent, accepted: FanoutCandidate[]): Promise<JobOutcome[]> {
     const step = this.steps && accepted.length ? inlineStep(event.workflow) : null;
     if (!step || !this.steps) return [];
-    return this.steps.runUnrecorded(accepted.map((c) => fanoutJob(event, c, step)));
+    return this.steps.runUnrecorded(accepted.map((c) => inlineJob(event, c, step)));
   }
 
   private accepted(event: FanoutEvent, candidates: FanoutCandidate[]): FanoutCandidate[] {

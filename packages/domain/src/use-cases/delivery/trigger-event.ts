@@ -9,6 +9,8 @@ import { normalizeRecipients } from '../../rules/normalize-recipients';
 import { resolveRecipientChannels } from '../../rules/resolve-recipient-channels';
 import { validatePayload } from '../../rules/validate-payload';
 import { toContextKeys } from '../../shared/context-keys';
+import { inlineJob, inlineStep, type RunInline } from './inline-step';
+import type { RunNotifications } from './run-notifications';
 
 export interface TriggerEventInput {
   environmentId: string;
@@ -32,11 +34,14 @@ export interface TriggerEventOutput {
 /**
  * Accepts a trigger: the answer is sent only after the event and its first work are committed
  * (the durable hand-off); delivery happens in workers. A reused transactionId commits nothing.
+ * With `steps`, a workflow that starts with an in-app step has it run for the existing direct
+ * recipients within the acceptance (see `inlineStep`): their inbox messages commit with the event.
  */
 export class TriggerEvent {
   constructor(
     private readonly events: EventRepository,
     private readonly integrations: Pick<IntegrationRepository, 'list'>,
+    private readonly steps?: RunNotifications,
   ) {}
 
   async execute(input: TriggerEventInput): Promise<TriggerEventOutput> {
@@ -74,7 +79,7 @@ export class TriggerEvent {
       return { acknowledged: true, status: 'invalid_recipients', transactionId, error: ['no valid recipient in `to`'] };
     }
 
-    const outcome = await this.events.accept({
+    const acceptance = {
       environmentId: input.environmentId,
       workflow,
       transactionId,
@@ -86,7 +91,12 @@ export class TriggerEvent {
       contextKeys: toContextKeys(input.context),
       recipients,
       upserts,
-    });
+    };
+    const step = this.steps && recipients.subscriberIds.length ? inlineStep(workflow) : null;
+    const steps = this.steps;
+    const runInline: RunInline | undefined = step && steps ? (rs, source) => steps.runUnrecorded(rs.map((r) => inlineJob(source, r, step))) : undefined;
+    const outcome = await this.events.accept(acceptance, runInline);
+    if (outcome.accepted) this.steps?.recorded(outcome.inline);
     if (!outcome.accepted) {
       return {
         acknowledged: false,

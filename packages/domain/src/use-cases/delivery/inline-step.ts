@@ -1,0 +1,64 @@
+import type { DeliveryStep, DeliveryWorkflow, JsonObject } from '../../entities/delivery';
+import type { Subscriber } from '../../entities/subscriber';
+import type { JobOutcome, RunnableJob } from '../../ports/job-repository';
+
+/**
+ * The step written together with its notification instead of queued as a job: the workflow's first
+ * active step when it is in-app. It has no side effect outside the database, so running it again
+ * after a crash (the write was lost) is harmless. A trigger runs it for its direct recipients and a
+ * topic fan-out for each chunk; the step then gets no job row and no queue message, its record is
+ * kept on the notification, and the activity log shows it like any other job.
+ */
+export function inlineStep(workflow: DeliveryWorkflow): DeliveryStep | null {
+  const first = workflow.steps.find((s) => s.active);
+  return first?.type === 'in_app' ? first : null;
+}
+
+/** A recipient whose inline step runs before its notification is written, with the ids both will have. */
+export interface InlineRecipient {
+  notificationId: string;
+  inlineJobId: string;
+  /** The subscriber as stored (what templates and conditions see), and its preferences for the workflow. */
+  recipient: Subscriber;
+  subscriberPreferences: RunnableJob['preferences'];
+}
+
+/**
+ * Runs the inline step for recipients the repository read, of the trigger as the repository writes
+ * it (`source`: with its trace context); the repository writes the outcomes.
+ */
+export type RunInline = (recipients: InlineRecipient[], source: InlineSource) => Promise<JobOutcome[]>;
+
+/** What of a trigger (an accepted one, or a fan-out's event) an inline step's job carries. */
+export interface InlineSource {
+  environmentId: string;
+  transactionId: string;
+  workflow: DeliveryWorkflow;
+  payload: JsonObject;
+  overrides: JsonObject;
+  contextKeys: string[];
+  traceContext?: string | null;
+}
+
+/** The job an inline step runs as: the notification as it will be written. */
+export function inlineJob(source: InlineSource, r: InlineRecipient, step: DeliveryStep): RunnableJob {
+  const { steps: _steps, payloadSchema: _schema, ...workflow } = source.workflow;
+  return {
+    jobId: r.inlineJobId,
+    notificationId: r.notificationId,
+    environmentId: source.environmentId,
+    transactionId: source.transactionId,
+    attempts: 1,
+    leased: false,
+    step,
+    workflow,
+    subscriber: r.recipient,
+    payload: source.payload,
+    overrides: source.overrides,
+    contextKeys: source.contextKeys,
+    deliveryState: null,
+    traceContext: source.traceContext,
+    steps: {},
+    preferences: r.subscriberPreferences,
+  };
+}
