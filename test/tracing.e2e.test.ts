@@ -91,6 +91,8 @@ describe('OpenTelemetry traces', () => {
     expect(res.status).toBe(201);
 
     const step = await waitFor(() => spans.find((s) => s.name === 'herald.step in_app' && attribute(s, 'herald.transaction_id') === 'tx-topic'));
+    // The in-app step runs inside its chunk (inline), so its span ends before the chunk's does.
+    await waitFor(() => spans.some((s) => s.traceId === step.traceId && s.name === 'herald.fanout.chunk'));
     const trace = spans.filter((s) => s.traceId === step.traceId);
     const trigger = trace.find((s) => s.name === 'herald.trigger')!;
     expect(trace.find((s) => s.spanId === trigger.parentSpanId)?.name).toBe('POST /v1/events/trigger');

@@ -183,4 +183,28 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     ]);
     expect((await rows<{ first_name: string }>(`SELECT first_name FROM subscribers WHERE subscriber_id = 'linus'`))[0].first_name).toBe('Torvalds');
   });
+
+  it('answers accepted for inline triggers whose statement committed though its reply was lost', async () => {
+    const hello = acceptance('x').workflow;
+    let lost = false;
+    const pool = Object.create(database.db.pool) as Pool;
+    pool.query = (async (config: { name?: string; values?: string[] }, ...rest: unknown[]) => {
+      const result = await (database.db.pool.query as (...args: unknown[]) => Promise<unknown>)(config, ...rest);
+      if (config?.name === 'herald-accept-triggers' && JSON.parse(config.values![0]).length > 1 && !lost) {
+        lost = true;
+        throw new Error('Connection terminated unexpectedly');
+      }
+      return result;
+    }) as unknown as Pool['query'];
+    pool.connect = (() => database.db.pool.connect()) as Pool['connect'];
+    const batcher = new TriggerBatcher(pool, queue);
+    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => batcher.accept(trigger(hello, `inline-lost-${i}`, ['grace']), runInline(hello))));
+    expect(lost).toBe(true);
+    expect(outcomes.every((o) => o.accepted)).toBe(true);
+    const counts = await rows<{ events: number; messages: number }>(
+      `SELECT (SELECT count(*)::int FROM events WHERE transaction_id LIKE 'inline-lost-%') AS events,
+              (SELECT count(*)::int FROM messages WHERE transaction_id LIKE 'inline-lost-%') AS messages`,
+    );
+    expect(counts[0]).toEqual({ events: 12, messages: 12 });
+  });
 });
