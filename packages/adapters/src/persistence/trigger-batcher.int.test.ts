@@ -201,10 +201,35 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => batcher.accept(trigger(hello, `inline-lost-${i}`, ['grace']), runInline(hello))));
     expect(lost).toBe(true);
     expect(outcomes.every((o) => o.accepted)).toBe(true);
+    // The observers hear every message written, the ones the lost reply was about included.
+    expect(outcomes.map((o) => o.accepted && o.inline.length)).toEqual(Array(12).fill(1));
     const counts = await rows<{ events: number; messages: number }>(
       `SELECT (SELECT count(*)::int FROM events WHERE transaction_id LIKE 'inline-lost-%') AS events,
               (SELECT count(*)::int FROM messages WHERE transaction_id LIKE 'inline-lost-%') AS messages`,
     );
     expect(counts[0]).toEqual({ events: 12, messages: 12 });
+  });
+
+  it('renders with what another trigger of the batch upserts, and falls back to jobs when the step engine throws', async () => {
+    const hello = acceptance('x').workflow;
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    const failing: RunInline = async () => {
+      throw new Error('engine blew up');
+    };
+    // Four triggers take every transaction slot, so the next three are accepted as one batch.
+    const fillers = ['a', 'b', 'c', 'd'].map((t) => batcher.accept(trigger(hello, `inline-3-${t}`, ['grace']), runInline(hello)));
+    const [renamer, reader, broken] = await Promise.all([
+      batcher.accept(trigger(greet, 'inline-3a', ['linus'], [{ subscriberId: 'linus', firstName: 'Renamed' }]), runInline(greet)),
+      batcher.accept(trigger(greet, 'inline-3b', ['linus']), runInline(greet)),
+      batcher.accept(trigger(greet, 'inline-3c', ['grace']), failing),
+    ]);
+    await Promise.all(fillers);
+    expect([renamer, reader, broken].map((o) => o.accepted && o.inline.length)).toEqual([0, 0, 0]);
+    for (const [transactionId, subscriberId] of [['inline-3b', 'linus'], ['inline-3c', 'grace']]) {
+      const n = await notification(transactionId, subscriberId);
+      expect(n.inline_job).toBeNull();
+      expect((await jobsOf(n.id)).map((j) => j.status)).toEqual(['queued', 'pending']);
+      expect(await queuedIn(n.id)).toBe(1);
+    }
   });
 });

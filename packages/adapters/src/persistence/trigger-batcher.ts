@@ -99,6 +99,11 @@ interface Pending {
   /** Chosen here, so a retry can tell this trigger's own earlier commit from someone else's event. */
   eventId: string;
   runInline?: RunInline;
+  /**
+   * The notification and inline job ids of each recipient run inline (by internal subscriber id),
+   * chosen once: a retry reuses them, so it can tell which of its outcomes an earlier commit wrote.
+   */
+  inlineIds: Map<string, { notificationId: string; inlineJobId: string }>;
   resolve(outcome: AcceptOutcome): void;
   reject(error: unknown): void;
 }
@@ -163,7 +168,7 @@ export class TriggerBatcher {
 
   accept(acceptance: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ acceptance, eventId: randomUUID(), runInline, resolve, reject });
+      this.waiting.push({ acceptance, eventId: randomUUID(), runInline, inlineIds: new Map(), resolve, reject });
       this.pump();
     });
   }
@@ -183,11 +188,10 @@ export class TriggerBatcher {
     try {
       const outcomes = await this.write(batch);
       batch.forEach((p, i) => p.resolve(outcomes[i]));
-    } catch (error) {
-      if (batch.length === 1) return batch[0].reject(error);
+    } catch {
       // One bad trigger must not fail the others: accept them one by one to isolate it. The batch
-      // may have committed after all (its COMMIT's reply lost): a trigger whose own event exists
-      // is answered as accepted, not as a duplicate.
+      // may have committed after all (its reply lost): a trigger whose own event exists is answered
+      // as accepted, not as a duplicate. A lone trigger is tried again the same way.
       for (const p of batch) await this.write([p], true).then(([o]) => p.resolve(o), p.reject);
     }
   }
@@ -207,7 +211,7 @@ export class TriggerBatcher {
     return inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<AcceptedRow>(statement);
       const accepted = new Set(rows.map((r) => r.idx));
-      const committedBefore = retry ? await this.ownEvents(client, batch.filter((_, idx) => !accepted.has(idx))) : new Map<string, number>();
+      const committedBefore = retry ? await this.ownEvents(client, batch.filter((_, idx) => !accepted.has(idx))) : new Map<string, OwnEvent>();
       // Subscriber objects of accepted triggers only: an ignored trigger changes nothing.
       const upserts = new Map<string, TriggerAcceptance['upserts']>();
       batch.forEach(({ acceptance: a }, idx) => {
@@ -224,28 +228,28 @@ export class TriggerBatcher {
     });
   }
 
-  private outcomes(batch: Pending[], rows: AcceptedRow[], ran: Map<number, JobOutcome[]>, committedBefore: Map<string, number>): AcceptOutcome[] {
+  private outcomes(batch: Pending[], rows: AcceptedRow[], ran: Map<number, JobOutcome[]>, committedBefore: Map<string, OwnEvent>): AcceptOutcome[] {
     const accepted = new Map(rows.map((r) => [r.idx, r]));
+    const written = (idx: number, ids: string[]) => ran.get(idx)?.filter((o) => ids.includes(o.job.notificationId)) ?? [];
     return batch.map((p, idx): AcceptOutcome => {
       const r = accepted.get(idx);
-      if (r) {
-        const written = new Set(r.inline_ids);
-        return { accepted: true, eventId: r.event_id, notifications: r.notification_ids.length, inline: ran.get(idx)?.filter((o) => written.has(o.job.notificationId)) ?? [] };
-      }
+      if (r) return { accepted: true, eventId: r.event_id, notifications: r.notification_ids.length, inline: written(idx, r.inline_ids) };
       const earlier = committedBefore.get(p.eventId);
-      return earlier !== undefined ? { accepted: true, eventId: p.eventId, notifications: earlier, inline: [] } : { accepted: false, reason: 'duplicate_transaction' };
+      // Committed by an earlier attempt with the same ids: its inline outcomes are reported now.
+      return earlier ? { accepted: true, eventId: p.eventId, notifications: earlier.notifications, inline: written(idx, earlier.inline_ids) } : { accepted: false, reason: 'duplicate_transaction' };
     });
   }
 
   /**
    * Reads the direct recipients of the triggers that run a step inline (the ones that exist and
-   * that the trigger does not upsert: the step sees them as stored) and runs the step for them.
+   * that no trigger of the batch upserts: the step sees them as stored) and runs the step for them.
+   * A trigger whose run fails keeps the queued path for all its recipients.
    */
   private async runInline(batch: Pending[]): Promise<Map<number, JobOutcome[]>> {
+    const upserted = new Set(batch.flatMap(({ acceptance: a }) => a.upserts.map((u) => `${a.environmentId}/${u.subscriberId}`)));
     const wanted = batch.flatMap(({ acceptance: a, runInline }, idx) => {
       if (!runInline) return [];
-      const upserted = new Set(a.upserts.map((u) => u.subscriberId));
-      const ids = a.recipients.subscriberIds.filter((id) => !upserted.has(id));
+      const ids = a.recipients.subscriberIds.filter((id) => !upserted.has(`${a.environmentId}/${id}`));
       return ids.length ? [{ idx, environment_id: a.environmentId, workflow_id: a.workflow.id, subscriber_ids: ids }] : [];
     });
     if (!wanted.length) return new Map();
@@ -254,23 +258,35 @@ export class TriggerBatcher {
     );
     const recipients = new Map<number, InlineRecipient[]>();
     for (const r of rows) {
+      const recipient = toSubscriber(r.subscriber);
+      const { inlineIds } = batch[r.idx];
+      const ids = inlineIds.get(recipient.id) ?? { notificationId: randomUUID(), inlineJobId: randomUUID() };
+      inlineIds.set(recipient.id, ids);
       const list = recipients.get(r.idx) ?? [];
-      list.push({ notificationId: randomUUID(), inlineJobId: randomUUID(), recipient: toSubscriber(r.subscriber), subscriberPreferences: preferenceLevels(r.preferences) });
+      list.push({ ...ids, recipient, subscriberPreferences: preferenceLevels(r.preferences) });
       recipients.set(r.idx, list);
     }
-    const ran = await Promise.all([...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance)] as const));
+    const ran = await Promise.all(
+      [...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance).catch((): JobOutcome[] => [])] as const),
+    );
     return new Map(ran);
   }
 
-  /** Of these triggers, the ones whose own event is already stored, with their notification counts. */
-  private async ownEvents(client: PoolClient, batch: Pending[]): Promise<Map<string, number>> {
+  /** Of these triggers, the ones whose own event is already stored, with their notification counts and those written with an inline step. */
+  private async ownEvents(client: PoolClient, batch: Pending[]): Promise<Map<string, OwnEvent>> {
     if (!batch.length) return new Map();
-    const { rows } = await client.query<{ id: string; notifications: number }>(
-      'SELECT e.id, (SELECT count(*)::int FROM notifications n WHERE n.event_id = e.id) AS notifications FROM events e WHERE e.id = ANY($1::uuid[])',
+    const { rows } = await client.query<OwnEvent & { id: string }>(
+      `SELECT e.id, count(n.id)::int AS notifications, COALESCE(array_agg(n.id) FILTER (WHERE n.inline_job IS NOT NULL), '{}') AS inline_ids
+       FROM events e LEFT JOIN notifications n ON n.event_id = e.id WHERE e.id = ANY($1::uuid[]) GROUP BY e.id`,
       [batch.map((p) => p.eventId)],
     );
-    return new Map(rows.map((r) => [r.id, r.notifications]));
+    return new Map(rows.map((r) => [r.id, r]));
   }
+}
+
+interface OwnEvent {
+  notifications: number;
+  inline_ids: string[];
 }
 
 interface AcceptedRow {

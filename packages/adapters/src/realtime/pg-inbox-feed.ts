@@ -5,16 +5,30 @@ const CHANNEL = 'herald_inbox';
 /** NOTIFY payloads must stay under 8000 bytes. */
 const PAYLOAD_MAX = 7_000;
 const RECONNECT_MS = 1_000;
+/** Job ids per packed item: an event with more is split, so no item alone outgrows a payload. */
+const JOB_IDS_PER_ITEM = 150;
+/** Events one publishing statement carries at most (about 75 payloads). */
+const EVENTS_PER_STATEMENT = 5_000;
+/** Events waiting to be published at most; beyond, the oldest are dropped (clients catch up on their next fetch). */
+const UNSENT_MAX = 100_000;
 
 type Wire = [environmentId: string, subscriberRef: string, jobIds: string[]];
 
-/** Packs events into as few payloads as fit, each a JSON array of [environment, subscriber, jobs]. */
+/**
+ * Packs events into as few payloads as fit, each a JSON array of [environment, subscriber, jobs].
+ * An event with many job ids becomes several items for the same subscriber.
+ */
 export function packInboxEvents(events: readonly InboxFeedEvent[]): string[] {
   const payloads: string[] = [];
   let current: string[] = [];
   let size = 2;
-  for (const e of events) {
-    const item = JSON.stringify([e.environmentId, e.subscriberRef, e.jobIds] satisfies Wire);
+  const items = events.flatMap((e) => {
+    const parts: Wire[] = [];
+    for (let i = 0; i === 0 || i < e.jobIds.length; i += JOB_IDS_PER_ITEM) parts.push([e.environmentId, e.subscriberRef, e.jobIds.slice(i, i + JOB_IDS_PER_ITEM)]);
+    return parts;
+  });
+  for (const wire of items) {
+    const item = JSON.stringify(wire);
     if (current.length && size + item.length + 1 > PAYLOAD_MAX) {
       payloads.push(`[${current.join(',')}]`);
       current = [];
@@ -51,7 +65,8 @@ export class PgInboxFeed implements InboxFeed {
 
   publish(events: readonly InboxFeedEvent[]): void {
     if (!events.length) return;
-    this.unsent.push(...events);
+    for (const e of events) this.unsent.push(e);
+    if (this.unsent.length > UNSENT_MAX) this.unsent.splice(0, this.unsent.length - UNSENT_MAX);
     if (!this.sending) this.send();
   }
 
@@ -60,7 +75,7 @@ export class PgInboxFeed implements InboxFeed {
    * service publishes its own messages) goes together in the next, as few NOTIFYs as fit.
    */
   private send(): void {
-    const payloads = packInboxEvents(this.unsent.splice(0));
+    const payloads = packInboxEvents(this.unsent.splice(0, EVENTS_PER_STATEMENT));
     this.sending = true;
     this.pool
       .query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [CHANNEL, payloads])
