@@ -232,4 +232,14 @@ describe('TriggerBatcher running the first in-app step inline', () => {
       expect(await queuedIn(n.id)).toBe(1);
     }
   });
+
+  it('runs inline for a recipient named by an object that sets nothing but its subscriberId', async () => {
+    const hello = acceptance('x').workflow;
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    const outcome = await batcher.accept(trigger(hello, 'inline-4', ['grace'], [{ subscriberId: 'grace' }]), runInline(hello));
+    expect(outcome.accepted && outcome.inline.map((o) => o.job.subscriber.subscriberId)).toEqual(['grace']);
+    const grace = await notification('inline-4', 'grace');
+    expect(grace.inline_job).toMatchObject({ status: 'completed' });
+    expect(await jobsOf(grace.id)).toEqual([]);
+  });
 });

@@ -144,6 +144,11 @@ function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>
   };
 }
 
+/** Whether an upsert changes what a step sees: `{ subscriberId }` alone (a common way to name a recipient) does not. */
+function setsAttributes(input: TriggerAcceptance['upserts'][number]): boolean {
+  return Object.entries(input).some(([key, value]) => key !== 'subscriberId' && value !== undefined);
+}
+
 /** Whether a trigger's write can leave queue work: anything not run inline, or run inline with steps after it. */
 function queuesWork({ acceptance: a }: Pending, ran: JobOutcome[] = []): boolean {
   if (a.recipients.topics.length || ran.length < a.recipients.subscriberIds.length) return true;
@@ -242,11 +247,11 @@ export class TriggerBatcher {
 
   /**
    * Reads the direct recipients of the triggers that run a step inline (the ones that exist and
-   * that no trigger of the batch upserts: the step sees them as stored) and runs the step for them.
+   * whose attributes no trigger of the batch sets: the step sees them as stored) and runs the step for them.
    * A trigger whose run fails keeps the queued path for all its recipients.
    */
   private async runInline(batch: Pending[]): Promise<Map<number, JobOutcome[]>> {
-    const upserted = new Set(batch.flatMap(({ acceptance: a }) => a.upserts.map((u) => `${a.environmentId}/${u.subscriberId}`)));
+    const upserted = new Set(batch.flatMap(({ acceptance: a }) => a.upserts.filter(setsAttributes).map((u) => `${a.environmentId}/${u.subscriberId}`)));
     const wanted = batch.flatMap(({ acceptance: a, runInline }, idx) => {
       if (!runInline) return [];
       const ids = a.recipients.subscriberIds.filter((id) => !upserted.has(`${a.environmentId}/${id}`));
