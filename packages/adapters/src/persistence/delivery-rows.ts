@@ -37,7 +37,15 @@ export function notificationShape(workflow: DeliveryWorkflow) {
 }
 
 /**
- * Inserts messages from the JSON array in `param` (rows of `messageRow`) whose `where` holds (over
+ * The job template of the steps still to run after one run inline (`inlineStepId`; none: all of
+ * them), numbered from the next.
+ */
+export function stepsAfter(shape: ReturnType<typeof notificationShape>, inlineStepId: string | undefined) {
+  return shape.steps.filter((s) => s.id !== inlineStepId).map((s, ord) => ({ ...s, ord }));
+}
+
+/**
+ * Inserts messages from the JSON array in `param` (rows of `messageRows`) whose `where` holds (over
  * `r`): an in-app message is in the inbox from this insert on, an outbound one records its send.
  */
 export function insertMessages(param: string, where: string): string {
@@ -53,8 +61,12 @@ export function insertMessages(param: string, where: string): string {
   ON CONFLICT (job_id) DO NOTHING`;
 }
 
-/** The row `insertMessages` writes for a step's message. */
-export function messageRow({ job }: JobOutcome, m: MessageDraft) {
+/** The rows `insertMessages` writes for the messages these step runs produced. */
+export function messageRows(outcomes: readonly JobOutcome[]) {
+  return outcomes.flatMap((o) => (o.message ? [messageRow(o, o.message)] : []));
+}
+
+function messageRow({ job }: JobOutcome, m: MessageDraft) {
   return {
     environment_id: job.environmentId,
     notification_id: job.notificationId,

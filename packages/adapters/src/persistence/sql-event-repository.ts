@@ -14,7 +14,7 @@ import {
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { inlineJobRecord, insertMessages, messageRow, notificationShape, preferenceLevels, toDeliveryStep, toSubscriber, type StepRow } from './delivery-rows';
+import { inlineJobRecord, insertMessages, messageRows, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { isUuid, jsonParam, prepared } from './sql-params';
@@ -261,9 +261,7 @@ export class SqlEventRepository implements EventRepository {
   async commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress, inline: JobOutcome[]): Promise<string[]> {
     const shape = notificationShape(event.workflow);
     const ran = new Map(inline.map((o) => [o.job.notificationId, o]));
-    const inlineStepId = inline[0]?.job.step.id;
-    // The steps still to run, numbered from the next one.
-    const steps = shape.steps.filter((s) => s.id !== inlineStepId).map((s, ord) => ({ ...s, ord }));
+    const steps = stepsAfter(shape, inline[0]?.job.step.id);
     return inTransaction(this.pool, async (client) => {
       let written: string[] = [];
       if (accepted.length) {
@@ -279,7 +277,7 @@ export class SqlEventRepository implements EventRepository {
             halted: outcome?.halt ?? false,
           };
         });
-        const messages = inline.flatMap((o) => (o.message ? [messageRow(o, o.message)] : []));
+        const messages = messageRows(inline);
         const { rows } = await client.query<{ notification_ids: string[]; queued_ids: string[] }>(
           fanoutInsertStatement([
             jsonParam(input),

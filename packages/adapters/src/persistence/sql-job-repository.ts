@@ -1,7 +1,7 @@
 import { LEASED_STEP_TYPES, type JobOutcome, type JobRepository, type RunnableJob } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue, type QueuedWork } from '../queue/pg-boss-delivery-queue';
-import { insertMessages, messageRow, preferenceLevels, toDeliveryStep, toSubscriber } from './delivery-rows';
+import { insertMessages, messageRows, preferenceLevels, toDeliveryStep, toSubscriber } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -230,7 +230,7 @@ export class SqlJobRepository implements JobRepository {
       })),
     );
     details.forEach((d, i) => (d.ord = i));
-    const messages = outcomes.flatMap((o) => (o.message ? [messageRow(o, o.message)] : []));
+    const messages = messageRows(outcomes);
     const halted = outcomes.filter((o) => o.halt && o.status !== 'delayed').map((o) => o.job.notificationId);
     const advancing = outcomes
       .filter((o) => !o.halt && o.status !== 'delayed')

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { upsertSubscribers } from './prisma-subscriber-repository';
-import { inlineJobRecord, insertMessages, messageRow, notificationShape, preferenceLevels, toSubscriber } from './delivery-rows';
+import { inlineJobRecord, insertMessages, messageRows, notificationShape, preferenceLevels, stepsAfter, toSubscriber } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -111,7 +111,6 @@ interface Pending {
 function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>, idx: number, ran: JobOutcome[] = []) {
   const shape = notificationShape(a.workflow);
   const hasTopics = a.recipients.topics.length > 0;
-  const inlineStepId = ran[0]?.job.step.id;
   return {
     idx,
     id: eventId,
@@ -132,8 +131,7 @@ function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>
     critical: a.workflow.critical,
     subscriber_ids: a.recipients.subscriberIds,
     steps: shape.steps,
-    // The steps still to run after the inline one, numbered from the next.
-    rest_steps: shape.steps.filter((s) => s.id !== inlineStepId).map((s, ord) => ({ ...s, ord })),
+    rest_steps: stepsAfter(shape, ran[0]?.job.step.id),
     inline: ran.map((o) => ({
       subscriber_id: o.job.subscriber.id,
       notification_id: o.job.notificationId,
@@ -204,7 +202,7 @@ export class TriggerBatcher {
   private async write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
     const ran = await this.runInline(batch);
     const input = jsonParam(batch.map((p, idx) => row(p, idx, ran.get(idx))));
-    const messages = jsonParam([...ran.values()].flat().flatMap((o) => (o.message ? [messageRow(o, o.message)] : [])));
+    const messages = jsonParam(messageRows([...ran.values()].flat()));
     const statement = acceptStatement([input, messages]);
     if (!retry && batch.every((p, idx) => !p.acceptance.upserts.length && !queuesWork(p, ran.get(idx)))) {
       const { rows } = await this.pool.query<AcceptedRow>(statement);
