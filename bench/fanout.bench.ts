@@ -60,14 +60,17 @@ try {
   if (res.status !== 201) throw new Error(`trigger failed: ${res.status}`);
   await res.arrayBuffer();
   let fannedOutMs = 0;
+  // The inbox rows are counted only once the fan-out is done: counting them every 250 ms took 5-8% of
+  // the database's CPU during the fan-out it measures (about 25 ms a count at 100,000 rows).
   await waitFor(async () => {
     if (!fannedOutMs) {
       const [e] = await query<{ status: string }>(db, "SELECT status FROM events WHERE transaction_id = 'fanout-1'");
-      if (e.status === 'fanned_out') fannedOutMs = performance.now() - started;
+      if (e.status !== 'fanned_out') return false;
+      fannedOutMs = performance.now() - started;
     }
     const [{ n }] = await query<{ n: number }>(db, "SELECT count(*)::int AS n FROM messages WHERE transaction_id = 'fanout-1'");
     return n >= SUBSCRIBERS;
-  }, 600_000, 250);
+  }, 600_000, 100);
   const totalMs = performance.now() - started;
   // The first in-app step is written with the fan-out's chunks: its last chunk writes the last inbox rows.
   fannedOutMs ||= totalMs;

@@ -45,9 +45,17 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
 const START = fileURLToPath(new URL('../../apps/http/scripts/start.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * Node flags for the spawned service from BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+ * to profile the service under a benchmark's load (Node refuses --cpu-prof in NODE_OPTIONS).
+ */
+function nodeArgs(): string[] {
+  return process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+}
+
 /** Herald in its own process, as `pnpm start` runs it (its memory and CPU are its own); resolves once it listens. */
 export async function spawnHerald(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [START], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs(), START], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -26,12 +26,12 @@ describe('renderStepContent', () => {
     ['delay', { type: 'regular', amount: 5, unit: 'minutes' }, { type: 'regular', amount: 5, unit: 'minutes' }],
     ['digest', { amount: 1, unit: 'hours', digestKey: 'payload.orderId' }, { amount: 1, unit: 'hours', digestKey: 'payload.orderId' }],
     ['custom', { note: 'for {{ subscriber.firstName }}', nested: { n: 1, s: '{{ payload.orderId }}' } }, { note: 'for Ada', nested: { n: 1, s: 'A-17' } }],
-  ] as const)('%s renders %j', async (type, controls, preview) => {
-    expect(await renderStepContent(type, controls, variables)).toEqual({ type, preview });
+  ] as const)('%s renders %j', (type, controls, preview) => {
+    expect(renderStepContent(type, controls, variables)).toEqual({ type, preview });
   });
 
-  it('renders in_app actions, redirect and data, keeping targets as written', async () => {
-    const result = await renderStepContent(
+  it('renders in_app actions, redirect and data, keeping targets as written', () => {
+    const result = renderStepContent(
       'in_app',
       {
         body: 'b',
@@ -52,8 +52,8 @@ describe('renderStepContent', () => {
     });
   });
 
-  it('renders an http request with key/value bodies as JSON', async () => {
-    const result = await renderStepContent(
+  it('renders an http request with key/value bodies as JSON', () => {
+    const result = renderStepContent(
       'http_request',
       { method: 'POST', url: 'https://hooks.test/{{ payload.orderId }}', headers: [{ key: 'X-Who', value: '{{ subscriber.firstName }}' }], body: [{ key: 'order', value: '{{ payload.orderId }}' }] },
       variables,
@@ -68,14 +68,14 @@ describe('renderStepContent', () => {
     ['a syntax error', '{{ payload.orderId ', /not closed/],
     ['an unknown filter', '{{ payload.orderId | shout }}', /undefined filter: shout/],
     ['a runaway loop', '{% for i in (1..100000000) %}{{ i }}{% endfor %}', /limit exceeded/],
-  ])('returns %s as an error result, not a throw', async (_, body, message) => {
-    const result = await renderStepContent('in_app', { subject: 'ok', body }, variables);
+  ])('returns %s as an error result, not a throw', (_, body, message) => {
+    const result = renderStepContent('in_app', { subject: 'ok', body }, variables);
     expect(result).toMatchObject({ type: 'in_app', error: { title: 'Could not render body', message: expect.stringMatching(message), hint: expect.any(String) } });
     expect(result).not.toHaveProperty('preview');
   });
 
-  it('renders undefined variables as empty and never reaches inherited properties', async () => {
-    expect(await renderStepContent('sms', { body: '[{{ payload.nope }}][{{ payload.constructor }}]' }, variables)).toEqual({ type: 'sms', preview: { body: '[][]' } });
+  it('renders undefined variables as empty and never reaches inherited properties', () => {
+    expect(renderStepContent('sms', { body: '[{{ payload.nope }}][{{ payload.constructor }}]' }, variables)).toEqual({ type: 'sms', preview: { body: '[][]' } });
   });
 });
 

@@ -71,19 +71,19 @@ class TemplateFailure extends Error {
 }
 
 /** Renders every template leaf of a value, keeping its shape; enumerations pass through untouched. */
-async function renderDeep(value: unknown, scope: Record<string, unknown>, path: string): Promise<unknown> {
+function renderDeep(value: unknown, scope: Record<string, unknown>, path: string): unknown {
   if (typeof value === 'string') {
     try {
-      return await renderTemplate(value, scope);
+      return renderTemplate(value, scope);
     } catch (error) {
       throw new TemplateFailure(path, cleanMessage(error));
     }
   }
-  if (Array.isArray(value)) return Promise.all(value.map((v, i) => renderDeep(v, scope, `${path}[${i}]`)));
+  if (Array.isArray(value)) return value.map((v, i) => renderDeep(v, scope, `${path}[${i}]`));
   if (!isObject(value)) return value;
   const out: JsonObject = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] = NON_TEMPLATE_KEYS.has(key) ? v : await renderDeep(v, scope, path ? `${path}.${key}` : key);
+    out[key] = NON_TEMPLATE_KEYS.has(key) ? v : renderDeep(v, scope, path ? `${path}.${key}` : key);
   }
   return out;
 }
@@ -136,10 +136,10 @@ function content(type: WorkflowStepType, c: JsonObject): StepContent {
  * template among a step's (validated) control values with LiquidJS against the variables and shapes
  * the result per step type. A template that fails to parse or render yields `error`, never a throw.
  */
-export async function renderStepContent(type: WorkflowStepType, controlValues: JsonObject, variables: RenderVariables): Promise<StepRenderResult> {
+export function renderStepContent(type: WorkflowStepType, controlValues: JsonObject, variables: RenderVariables): StepRenderResult {
   const scope: Record<string, unknown> = { payload: {}, subscriber: {}, steps: {}, context: {}, env: {}, ...variables };
   try {
-    const rendered = (await renderDeep(controlValues, scope, '')) as JsonObject;
+    const rendered = renderDeep(controlValues, scope, '') as JsonObject;
     return content(type, rendered);
   } catch (error) {
     if (!(error instanceof TemplateFailure)) throw error;

@@ -52,7 +52,7 @@ export class PreviewStep {
 
     const example = buildPreviewExample(collectVariables(controlValues), workflow.payloadSchema);
     const variables = mergeDeep(example as JsonObject, input.previewPayload as JsonObject | undefined) as RenderVariables;
-    const result = await renderStepContent(step.type, controlValues, variables);
+    const result = renderStepContent(step.type, controlValues, variables);
     const preview: StepPreview = { previewPayloadExample: variables, schema: workflow.payloadSchema, result };
     if (result.type === 'http_request' && 'preview' in result) {
       const environment = await this.environments.findEnvironment(input.environmentId);

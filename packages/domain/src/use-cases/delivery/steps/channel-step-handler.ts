@@ -47,7 +47,7 @@ export class ChannelStepHandler implements StepHandler {
   ) {}
 
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
-    const rendered = await renderStepContent(this.channel, job.step.controlValues, variables);
+    const rendered = renderStepContent(this.channel, job.step.controlValues, variables);
     if ('error' in rendered) return failed(`template error: ${rendered.error.title}: ${rendered.error.message}`, 'Payload');
     const content = rendered.preview as { subject?: string; body: string; title?: string };
     const matching = (await this.candidates(job.environmentId)).filter(

@@ -34,7 +34,7 @@ export class HttpRequestStepHandler implements StepHandler {
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
     const continueOnFailure = job.step.controlValues.continueOnFailure === true;
     const stop = (result: StepResult): StepResult => ({ ...result, halt: !continueOnFailure });
-    const rendered = await renderStepContent('http_request', job.step.controlValues, variables);
+    const rendered = renderStepContent('http_request', job.step.controlValues, variables);
     if ('error' in rendered) return stop(failed(`template error: ${rendered.error.title}: ${rendered.error.message}`, 'Payload'));
     if (rendered.type !== 'http_request') return stop(failed(`renderer returned ${rendered.type} content for an http_request step`));
     const { method, url, headers, body } = rendered.preview;

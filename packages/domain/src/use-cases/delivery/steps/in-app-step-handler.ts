@@ -13,7 +13,7 @@ export class InAppStepHandler implements StepHandler {
   constructor(private readonly providerId: string) {}
 
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
-    const rendered = await renderStepContent('in_app', job.step.controlValues, variables);
+    const rendered = renderStepContent('in_app', job.step.controlValues, variables);
     if ('error' in rendered) return failed(`template error: ${rendered.error.title}: ${rendered.error.message}`, 'Payload');
     if (rendered.type !== 'in_app') return failed(`renderer returned ${rendered.type} content for an in_app step`);
     const c = rendered.preview;
