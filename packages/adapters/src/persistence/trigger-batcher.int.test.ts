@@ -1,4 +1,4 @@
-import { InAppStepHandler, inlineJob, inlineStep, RunNotifications, type DeliveryWorkflow, type JobRepository, type RunInline, type StepHandlers, type TriggerAcceptance } from '@herald/domain';
+import { InAppStepHandler, inlineRunner, RunNotifications, type DeliveryWorkflow, type JobRepository, type RunInline, type StepHandlers, type TriggerAcceptance } from '@herald/domain';
 import type { Pool, PoolClient } from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,7 +106,7 @@ describe('TriggerBatcher', () => {
 
 describe('TriggerBatcher running the first in-app step inline', () => {
   const steps = new RunNotifications({} as JobRepository, { in_app: new InAppStepHandler('herald') } as Partial<StepHandlers> as StepHandlers);
-  const runInline = (workflow: DeliveryWorkflow): RunInline => (recipients, source) => steps.runUnrecorded(recipients.map((r) => inlineJob(source, r, inlineStep(workflow)!)));
+  const runInline = (workflow: DeliveryWorkflow): RunInline => inlineRunner(steps, workflow)!;
   const trigger = (workflow: DeliveryWorkflow, transactionId: string, to: string[], upserts: TriggerAcceptance['upserts'] = []): TriggerAcceptance => ({
     ...acceptance(transactionId),
     workflow,

@@ -47,8 +47,8 @@ function unpack(payload: string): InboxFeedEvent[] {
 
 /**
  * The inbox feed over PostgreSQL LISTEN/NOTIFY: every process on the database hears every change,
- * with no broker beside PostgreSQL. Publishing is one statement at a time for all that waits; listening holds one
- * dedicated connection, re-opened after a loss.
+ * with no broker beside PostgreSQL. Publishing is one statement at a time for all that waits;
+ * listening holds one dedicated connection, re-opened after a loss.
  */
 export class PgInboxFeed implements InboxFeed {
   private readonly listeners = new Set<(events: InboxFeedEvent[]) => void>();

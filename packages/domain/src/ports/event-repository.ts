@@ -57,10 +57,9 @@ export interface EventRepository {
    * and for the topic fan-out. A reused transactionId commits nothing.
    * With `runInline` (the workflow starts with its `inlineStep`), the direct recipients that exist
    * and whose attributes this trigger does not set (an implementation may leave out more, never
-   * fewer) are read first and the step is run for them: as with a
-   * fan-out chunk, its record and message are written with the notification, it gets no job row and
-   * no queue message, and the next step is queued (or, when it halted, the rest canceled). The
-   * others get jobs for every step.
+   * fewer) are read first and the step is run for them: as with a fan-out chunk, its record and
+   * message are written with the notification, it gets no job row and no queue message, and the
+   * next step is queued (or, when it halted, the rest canceled). The others get jobs for every step.
    */
   accept(acceptance: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome>;
   /** The event as fan-out needs it; null when unknown. */

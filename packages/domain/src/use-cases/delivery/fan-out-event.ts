@@ -1,6 +1,6 @@
 import type { EventRepository, FanoutCandidate, FanoutEvent, FanoutProgress } from '../../ports/event-repository';
 import type { JobOutcome } from '../../ports/job-repository';
-import { inlineJob, inlineStep } from './inline-step';
+import { inlineRunner } from './inline-step';
 import { subscriberVariables, type RunNotifications } from './run-notifications';
 import { splitLane, type FanoutLane } from '../../rules/fanout-lanes';
 import { subscriptionAllows } from '../../rules/subscription-allows';
@@ -76,9 +76,8 @@ export class FanOutEvent {
   }
 
   private async runInline(event: FanoutEvent, accepted: FanoutCandidate[]): Promise<JobOutcome[]> {
-    const step = this.steps && accepted.length ? inlineStep(event.workflow) : null;
-    if (!step || !this.steps) return [];
-    return this.steps.runUnrecorded(accepted.map((c) => inlineJob(event, c, step)));
+    const run = accepted.length ? inlineRunner(this.steps, event.workflow) : undefined;
+    return run ? run(accepted, event) : [];
   }
 
   private accepted(event: FanoutEvent, candidates: FanoutCandidate[]): FanoutCandidate[] {

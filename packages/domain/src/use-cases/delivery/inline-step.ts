@@ -1,6 +1,7 @@
 import type { DeliveryStep, DeliveryWorkflow, JsonObject } from '../../entities/delivery';
 import type { Subscriber } from '../../entities/subscriber';
 import type { JobOutcome, RunnableJob } from '../../ports/job-repository';
+import type { RunNotifications } from './run-notifications';
 
 /**
  * The step written together with its notification instead of queued as a job: the workflow's first
@@ -28,6 +29,16 @@ export interface InlineRecipient {
  * it (`source`: with its trace context); the repository writes the outcomes.
  */
 export type RunInline = (recipients: InlineRecipient[], source: InlineSource) => Promise<JobOutcome[]>;
+
+/**
+ * How the step engine runs a workflow's inline step, for the trigger and the fan-out alike;
+ * undefined when the workflow has none or there is no engine (every step is then queued).
+ */
+export function inlineRunner(steps: RunNotifications | undefined, workflow: DeliveryWorkflow): RunInline | undefined {
+  const step = steps ? inlineStep(workflow) : null;
+  if (!steps || !step) return undefined;
+  return (recipients, source) => steps.runUnrecorded(recipients.map((r) => inlineJob(source, r, step)));
+}
 
 /** What of a trigger (an accepted one, or a fan-out's event) an inline step's job carries. */
 export interface InlineSource {

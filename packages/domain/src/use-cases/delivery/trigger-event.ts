@@ -9,7 +9,7 @@ import { normalizeRecipients } from '../../rules/normalize-recipients';
 import { resolveRecipientChannels } from '../../rules/resolve-recipient-channels';
 import { validatePayload } from '../../rules/validate-payload';
 import { toContextKeys } from '../../shared/context-keys';
-import { inlineJob, inlineStep, type RunInline } from './inline-step';
+import { inlineRunner } from './inline-step';
 import type { RunNotifications } from './run-notifications';
 
 export interface TriggerEventInput {
@@ -92,9 +92,7 @@ export class TriggerEvent {
       recipients,
       upserts,
     };
-    const step = this.steps && recipients.subscriberIds.length ? inlineStep(workflow) : null;
-    const steps = this.steps;
-    const runInline: RunInline | undefined = step && steps ? (rs, source) => steps.runUnrecorded(rs.map((r) => inlineJob(source, r, step))) : undefined;
+    const runInline = recipients.subscriberIds.length ? inlineRunner(this.steps, workflow) : undefined;
     const outcome = await this.events.accept(acceptance, runInline);
     if (outcome.accepted) this.steps?.recorded(outcome.inline);
     if (!outcome.accepted) {
