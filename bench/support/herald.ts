@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +79,35 @@ export async function stopHerald(child: ChildProcess): Promise<void> {
 export async function processMemoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: Linux reports /proc CPU times in 1/100 s.
+
+/** A process's parent pid and its CPU time so far (user + system), in seconds; null once it has exited. */
+async function processStat(pid: number): Promise<{ ppid: number; cpuSeconds: number } | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (!stat) return null;
+  // Fields after the command name (which may hold spaces): state, ppid, ... utime (14th), stime (15th).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(fields[1]), cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND };
+}
+
+/** CPU seconds a process has used so far. */
+export async function processCpuSeconds(pid: number): Promise<number> {
+  return (await processStat(pid))?.cpuSeconds ?? NaN;
+}
+
+/**
+ * CPU seconds used so far by a PostgreSQL cluster on this machine: its postmaster (the parent of
+ * `childPid`, one of its long-lived processes such as the checkpointer) and every process it runs
+ * now. A backend that has exited is not counted: take both readings while the service's connections stay open.
+ */
+export async function postgresCpuSeconds(childPid: number): Promise<number> {
+  const postmaster = (await processStat(childPid))?.ppid;
+  if (!postmaster) return NaN;
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number);
+  const stats = await Promise.all(pids.map(async (pid) => ({ pid, stat: await processStat(pid) })));
+  return stats.reduce((sum, { pid, stat }) => sum + (stat && (pid === postmaster || stat.ppid === postmaster) ? stat.cpuSeconds : 0), 0);
 }
 
 export function percentile(sorted: number[], p: number): number {
