@@ -22,7 +22,7 @@ export async function runTriggerLoad(
   subscriberId: string,
   seconds: number,
   connections: number,
-  options: { overallRate?: number; amount?: number; keys?: number } = {},
+  options: { overallRate?: number; amount?: number; keys?: number; attributes?: Record<string, unknown> } = {},
 ): Promise<LoadResult> {
   const script = fileURLToPath(new URL('./trigger-load.mjs', import.meta.url));
   const child = spawn(process.execPath, [script, svc.url, svc.apiKey, workflow, subscriberId, String(seconds), String(connections), JSON.stringify(options)], {

@@ -1,11 +1,13 @@
 // Load generator in its own process (autocannon: keep-alive connections, little client CPU), so the
 // service is not measured together with an in-process HTTP client.
 // Usage: node trigger-load.mjs <url> <apiKey> <workflow> <subscriberId> <seconds> <connections> [options JSON]
-// options: overallRate (requests/s), amount (requests in all, instead of seconds), keys (payload.key = i % keys).
+// options: overallRate (requests/s), amount (requests in all, instead of seconds), keys (payload.key = i % keys),
+// attributes (subscriber fields: the recipient is named by an object, { subscriberId, ...attributes }).
 import autocannon from 'autocannon';
 
 const [url, key, workflow, subscriberId, seconds, connections, options] = process.argv.slice(2);
-const { overallRate, amount, keys } = options ? JSON.parse(options) : {};
+const { overallRate, amount, keys, attributes } = options ? JSON.parse(options) : {};
+const to = attributes ? { subscriberId, ...attributes } : subscriberId;
 let i = 0;
 const result = await autocannon({
   ...(overallRate ? { overallRate } : {}),
@@ -19,7 +21,7 @@ const result = await autocannon({
     {
       setupRequest: (req) => ({
         ...req,
-        body: JSON.stringify({ name: workflow, to: subscriberId, payload: { orderId: i, ...(keys ? { key: `k${i % keys}` } : {}) }, transactionId: `load-${process.pid}-${i++}` }),
+        body: JSON.stringify({ name: workflow, to, payload: { orderId: i, ...(keys ? { key: `k${i % keys}` } : {}) }, transactionId: `load-${process.pid}-${i++}` }),
       }),
     },
   ],

@@ -46,8 +46,24 @@ const MERGED_CHANNELS = `(
     WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(s.channels) o(v) WHERE o.v->>'_integrationId' = n.v->>'_integrationId')
   ) m)`;
 
-// Creates or updates a whole batch in one statement. A key missing from an item leaves the column as
-// it is; a key present with null clears it. The UPDATE sees only rows that existed before the statement.
+// A stored subscriber `s` after an item `i.e` is applied to it, column by column: a key missing from
+// the item leaves the column as it is; a key present with null clears it.
+const UPDATED_COLUMNS: [column: string, value: string][] = [
+  ...ATTRIBUTES.map((a): [string, string] => [COLUMNS[a], `CASE WHEN i.e ? '${a}' THEN i.e->>'${a}' ELSE s.${COLUMNS[a]} END`]),
+  ['data', `CASE WHEN i.e ? 'data' THEN NULLIF(i.e->'data', 'null'::jsonb) ELSE s.data END`],
+  ['channels', `CASE WHEN i.e ? 'channels' THEN ${MERGED_CHANNELS} ELSE s.channels END`],
+  ['version', 's.version + 1'],
+  ['updated_at', 'now()'],
+];
+
+/**
+ * SQL for the row, as JSON, that upserting item `i.e` onto the existing subscriber `s` writes: what a
+ * step run before the upsert commits must see. The UPDATE below applies the same expressions.
+ */
+export const UPDATED_SUBSCRIBER_JSON = `to_jsonb(s.*) || jsonb_build_object(${UPDATED_COLUMNS.map(([column, value]) => `'${column}', ${value}`).join(', ')})`;
+
+// Creates or updates a whole batch in one statement; of several items for one subscriber only the
+// last applies. The UPDATE sees only rows that existed before the statement.
 const UPSERT_MANY_SUBSCRIBERS = `
 WITH input AS (
   SELECT DISTINCT ON (e->>'subscriberId') e, e->>'subscriberId' AS sid
@@ -55,11 +71,7 @@ WITH input AS (
   ORDER BY e->>'subscriberId', n DESC
 ), updated AS (
   UPDATE subscribers s SET
-    ${ATTRIBUTES.map((a) => `${COLUMNS[a]} = CASE WHEN i.e ? '${a}' THEN i.e->>'${a}' ELSE s.${COLUMNS[a]} END`).join(',\n    ')},
-    data = CASE WHEN i.e ? 'data' THEN NULLIF(i.e->'data', 'null'::jsonb) ELSE s.data END,
-    channels = CASE WHEN i.e ? 'channels' THEN ${MERGED_CHANNELS} ELSE s.channels END,
-    version = s.version + 1,
-    updated_at = now()
+    ${UPDATED_COLUMNS.map(([column, value]) => `${column} = ${value}`).join(',\n    ')}
   FROM input i
   WHERE s.environment_id = $1 AND s.subscriber_id = i.sid
   RETURNING s.subscriber_id

@@ -1,4 +1,4 @@
-import { InAppStepHandler, inlineRunner, RunNotifications, type DeliveryWorkflow, type JobRepository, type RunInline, type StepHandlers, type TriggerAcceptance } from '@herald/domain';
+import { InAppStepHandler, inlineRunner, RunNotifications, type AcceptOutcome, type DeliveryWorkflow, type JobRepository, type RunInline, type StepHandlers, type TriggerAcceptance } from '@herald/domain';
 import type { Pool, PoolClient } from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,14 @@ describe('TriggerBatcher running the first in-app step inline', () => {
   const jobsOf = (notificationId: string) => rows<{ step_id: string; status: string }>('SELECT step_id, status FROM jobs WHERE notification_id = $1 ORDER BY position', [notificationId]);
   const queuedIn = async (notificationId: string) =>
     (await rows<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->'notificationIds' ? $2`, [STEPS_QUEUE, notificationId]))[0].n;
+  /** Accepts `triggers` together: four other triggers take every transaction slot first, so these wait and are written as one batch. */
+  const inOneBatch = async (batcher: TriggerBatcher, tag: string, triggers: () => Promise<AcceptOutcome>[]) => {
+    const hello = acceptance('x').workflow;
+    const fillers = ['a', 'b', 'c', 'd'].map((t) => batcher.accept(trigger(hello, `${tag}-${t}`, ['grace']), runInline(hello)));
+    const outcomes = await Promise.all(triggers());
+    await Promise.all(fillers);
+    return outcomes;
+  };
 
   it('writes the step with the event for existing recipients: their message, no job row, the next step queued; a new subscriber gets every job', async () => {
     const batcher = new TriggerBatcher(database.db.pool, queue);
@@ -167,21 +175,30 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect((await rows<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE transaction_id = 'inline-only-a'`))[0].n).toBe(2);
   });
 
-  it('records a step skipped by the preferences, and leaves a recipient the trigger upserts to its job', async () => {
+  it('records a step skipped by the preferences, and runs a step on a recipient as the trigger\'s object leaves it', async () => {
     const batcher = new TriggerBatcher(database.db.pool, queue);
-    const outcome = await batcher.accept(trigger(greet, 'inline-2', ['quiet', 'linus'], [{ subscriberId: 'linus', firstName: 'Torvalds' }]), runInline(greet));
-    expect(outcome.accepted && outcome.inline.map((o) => [o.job.subscriber.subscriberId, o.status])).toEqual([['quiet', 'skipped']]);
+    const before = (await rows<{ version: number }>(`SELECT version FROM subscribers WHERE subscriber_id = 'linus'`))[0].version;
+    const outcome = await batcher.accept(
+      trigger(greet, 'inline-2', ['quiet', 'linus'], [{ subscriberId: 'linus', firstName: 'Torvalds', data: { team: 'kernel' } }]),
+      runInline(greet),
+    );
+    expect(outcome.accepted && outcome.inline.map((o) => [o.job.subscriber.subscriberId, o.status]).sort()).toEqual([
+      ['linus', 'completed'],
+      ['quiet', 'skipped'],
+    ]);
     const quiet = await notification('inline-2', 'quiet');
     expect(quiet.inline_job).toMatchObject({ status: 'skipped', details: [{ detail: 'skipped: preference in_app disabled by subscriber (global)' }] });
     expect(await jobsOf(quiet.id)).toEqual([{ step_id: 'after', status: 'queued' }]);
     expect(await rows('SELECT 1 FROM messages WHERE notification_id = $1', [quiet.id])).toEqual([]);
+    // The step saw the subscriber as the upsert committed with the trigger left it.
     const linus = await notification('inline-2', 'linus');
-    expect(linus.inline_job).toBeNull();
-    expect(await jobsOf(linus.id)).toEqual([
-      { step_id: 'inbox', status: 'queued' },
-      { step_id: 'after', status: 'pending' },
-    ]);
-    expect((await rows<{ first_name: string }>(`SELECT first_name FROM subscribers WHERE subscriber_id = 'linus'`))[0].first_name).toBe('Torvalds');
+    expect(linus.inline_job).toMatchObject({ status: 'completed' });
+    expect(await jobsOf(linus.id)).toEqual([{ step_id: 'after', status: 'queued' }]);
+    expect(await rows('SELECT body FROM messages WHERE notification_id = $1', [linus.id])).toEqual([{ body: 'Hi Torvalds, order 7' }]);
+    const seen = outcome.accepted ? outcome.inline.find((o) => o.job.subscriber.subscriberId === 'linus')!.job.subscriber : undefined;
+    const [stored] = await rows<{ first_name: string; data: unknown; version: number }>(`SELECT first_name, data, version FROM subscribers WHERE subscriber_id = 'linus'`);
+    expect(stored).toEqual({ first_name: 'Torvalds', data: { team: 'kernel' }, version: before + 1 });
+    expect(seen).toMatchObject({ firstName: 'Torvalds', lastName: null, data: { team: 'kernel' }, version: before + 1 });
   });
 
   it('answers accepted for inline triggers whose statement committed though its reply was lost', async () => {
@@ -211,26 +228,142 @@ describe('TriggerBatcher running the first in-app step inline', () => {
   });
 
   it('renders with what another trigger of the batch upserts, and falls back to jobs when the step engine throws', async () => {
-    const hello = acceptance('x').workflow;
     const batcher = new TriggerBatcher(database.db.pool, queue);
     const failing: RunInline = async () => {
       throw new Error('engine blew up');
     };
     // Four triggers take every transaction slot, so the next three are accepted as one batch.
-    const fillers = ['a', 'b', 'c', 'd'].map((t) => batcher.accept(trigger(hello, `inline-3-${t}`, ['grace']), runInline(hello)));
-    const [renamer, reader, broken] = await Promise.all([
-      batcher.accept(trigger(greet, 'inline-3a', ['linus'], [{ subscriberId: 'linus', firstName: 'Renamed' }]), runInline(greet)),
-      batcher.accept(trigger(greet, 'inline-3b', ['linus']), runInline(greet)),
-      batcher.accept(trigger(greet, 'inline-3c', ['grace']), failing),
+    const [renamer, reader, broken] = await inOneBatch(batcher, 'inline-3', () => [
+        batcher.accept(trigger(greet, 'inline-3a', ['linus'], [{ subscriberId: 'linus', firstName: 'Renamed' }]), runInline(greet)),
+        batcher.accept(trigger(greet, 'inline-3b', ['linus']), runInline(greet)),
+        batcher.accept(trigger(greet, 'inline-3c', ['grace']), failing),
     ]);
-    await Promise.all(fillers);
-    expect([renamer, reader, broken].map((o) => o.accepted && o.inline.length)).toEqual([0, 0, 0]);
-    for (const [transactionId, subscriberId] of [['inline-3b', 'linus'], ['inline-3c', 'grace']]) {
-      const n = await notification(transactionId, subscriberId);
-      expect(n.inline_job).toBeNull();
-      expect((await jobsOf(n.id)).map((j) => j.status)).toEqual(['queued', 'pending']);
-      expect(await queuedIn(n.id)).toBe(1);
+    expect([renamer, reader, broken].map((o) => o.accepted && o.inline.length)).toEqual([1, 1, 0]);
+    // The trigger naming linus by id alone sees him as the other trigger's object leaves him too.
+    for (const transactionId of ['inline-3a', 'inline-3b']) {
+      const n = await notification(transactionId, 'linus');
+      expect(await rows('SELECT body FROM messages WHERE notification_id = $1', [n.id])).toEqual([{ body: 'Hi Renamed, order 7' }]);
     }
+    const n = await notification('inline-3c', 'grace');
+    expect(n.inline_job).toBeNull();
+    expect((await jobsOf(n.id)).map((j) => j.status)).toEqual(['queued', 'pending']);
+    expect(await queuedIn(n.id)).toBe(1);
+  });
+
+  it('accepts a batch again one by one when a step saw an object whose trigger was a duplicate', async () => {
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'mary', 'Mary')`, [env]);
+    expect(await batcher.accept(trigger(greet, 'inline-6a', ['grace']), runInline(greet))).toMatchObject({ accepted: true });
+    const [duplicate, reader] = await inOneBatch(batcher, 'inline-6', () => [
+        batcher.accept(trigger(greet, 'inline-6a', ['mary'], [{ subscriberId: 'mary', firstName: 'Ghost' }]), runInline(greet)),
+        batcher.accept(trigger(greet, 'inline-6b', ['mary']), runInline(greet)),
+    ]);
+    expect(duplicate).toEqual({ accepted: false, reason: 'duplicate_transaction' });
+    expect(reader.accepted && reader.inline.map((o) => o.status)).toEqual(['completed']);
+    // The duplicate changed nothing, and the other trigger rendered what is stored.
+    expect(await rows(`SELECT first_name FROM subscribers WHERE subscriber_id = 'mary'`)).toEqual([{ first_name: 'Mary' }]);
+    const mary = await notification('inline-6b', 'mary');
+    expect(await rows('SELECT body FROM messages WHERE notification_id = $1', [mary.id])).toEqual([{ body: 'Hi Mary, order 7' }]);
+    expect(await rows(`SELECT 1 FROM notifications WHERE transaction_id = 'inline-6a' AND subscriber_id = (SELECT id FROM subscribers WHERE subscriber_id = 'mary')`)).toEqual([]);
+  });
+
+  it('applies every object a batch gives for one subscriber, in order, and runs the step on the result', async () => {
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    await database.db.pool.query(
+      `INSERT INTO subscribers (environment_id, subscriber_id, first_name, last_name, phone, data) VALUES ($1, 'twice', 'Twice', 'Stored', '+100', '{"a": 1}')`,
+      [env],
+    );
+    const outcomes = await inOneBatch(batcher, 'inline-5', () => [
+        batcher.accept(trigger(greet, 'inline-5x', ['twice'], [{ subscriberId: 'twice', email: 'twice@example.com', firstName: 'First', data: null }]), runInline(greet)),
+        batcher.accept(trigger(greet, 'inline-5y', ['twice'], [{ subscriberId: 'twice', firstName: 'Second', lastName: undefined, phone: null }]), runInline(greet)),
+        batcher.accept(trigger(greet, 'inline-5z', ['twice'], [{ subscriberId: 'twice' }]), runInline(greet)),
+    ]);
+    // As if the triggers had come one after the other: the later one wins where both set a field, a
+    // field left out stays, null clears.
+    expect(await rows(`SELECT first_name, last_name, email, phone, data FROM subscribers WHERE subscriber_id = 'twice'`)).toEqual([
+      { first_name: 'Second', last_name: 'Stored', email: 'twice@example.com', phone: null, data: null },
+    ]);
+    expect(outcomes.map((o) => o.accepted && o.inline.map((i) => i.status))).toEqual([['completed'], ['completed'], ['completed']]);
+    for (const transactionId of ['inline-5x', 'inline-5y', 'inline-5z']) {
+      const n = await notification(transactionId, 'twice');
+      expect(await rows('SELECT body FROM messages WHERE notification_id = $1', [n.id])).toEqual([{ body: 'Hi Second, order 7' }]);
+    }
+  });
+
+  it('merges the channels of every object a batch gives for one subscriber, leaving those recipients to their jobs', async () => {
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id) VALUES ($1, 'pushed')`, [env]);
+    const phone = (token: string, lastName: string) => ({
+      subscriberId: 'pushed',
+      lastName,
+      channels: [{ providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000001', credentials: { deviceTokens: [token] } }],
+    });
+    const outcomes = await inOneBatch(batcher, 'inline-7', () => [
+        batcher.accept(trigger(greet, 'inline-7x', ['pushed'], [phone('token-1', 'One')]), runInline(greet)),
+        batcher.accept(trigger(greet, 'inline-7y', ['pushed'], [phone('token-2', 'Two')]), runInline(greet)),
+    ]);
+    expect(outcomes.map((o) => o.accepted && o.inline.length)).toEqual([0, 0]);
+    const [stored] = await rows<{ last_name: string; channels: { credentials: { deviceTokens: string[] } }[] }>(
+      `SELECT last_name, channels FROM subscribers WHERE subscriber_id = 'pushed'`,
+    );
+    expect(stored.last_name).toBe('Two');
+    expect(stored.channels.map((c) => c.credentials.deviceTokens)).toEqual([['token-1', 'token-2']]);
+    for (const transactionId of ['inline-7x', 'inline-7y']) expect((await notification(transactionId, 'pushed')).inline_job).toBeNull();
+  });
+
+  it('keeps a batch together when only a duplicate\'s own step saw its object', async () => {
+    let statements = 0;
+    const pool = Object.create(database.db.pool) as Pool;
+    pool.query = database.db.pool.query.bind(database.db.pool) as Pool['query'];
+    pool.connect = (async () => {
+      const client = await database.db.pool.connect();
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      const counting = Object.create(client) as PoolClient;
+      counting.query = ((...args: unknown[]) => {
+        if ((args[0] as { name?: string })?.name === 'herald-accept-triggers') statements++;
+        return query(...args);
+      }) as PoolClient['query'];
+      return counting;
+    }) as Pool['connect'];
+    const batcher = new TriggerBatcher(pool, queue);
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'resent', 'Resent')`, [env]);
+    expect(await batcher.accept(trigger(greet, 'inline-8a', ['resent'], [{ subscriberId: 'resent', firstName: 'Once' }]), runInline(greet))).toMatchObject({ accepted: true });
+    statements = 0;
+    const [again, other] = await inOneBatch(batcher, 'inline-8', () => [
+        batcher.accept(trigger(greet, 'inline-8a', ['resent'], [{ subscriberId: 'resent', firstName: 'Twice' }]), runInline(greet)),
+        batcher.accept(trigger(greet, 'inline-8b', ['grace']), runInline(greet)),
+    ]);
+    expect(again).toEqual({ accepted: false, reason: 'duplicate_transaction' });
+    expect(other.accepted && other.inline.map((o) => o.status)).toEqual(['completed']);
+    // The two were accepted by one statement, not again one by one, and the duplicate changed nothing.
+    expect(statements).toBe(1);
+    expect(await rows(`SELECT first_name FROM subscribers WHERE subscriber_id = 'resent'`)).toEqual([{ first_name: 'Once' }]);
+  });
+
+  it('runs the step again on a subscriber that changed while it ran, and leaves it to its job if it changes again', async () => {
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'busy', 'Busy'), ($1, 'busier', 'Busier')`, [env]);
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    // Another request changes the subscriber after the step read it, before the trigger commits: on
+    // the first `times` runs of the step.
+    const racing = (subscriberId: string, times: number): RunInline => {
+      let runs = 0;
+      return async (recipients, accepted) => {
+        if (runs++ < times) await database.db.pool.query(`UPDATE subscribers SET last_name = 'Elsewhere ' || $2, version = version + 1 WHERE subscriber_id = $1`, [subscriberId, runs]);
+        return runInline(greet)(recipients, accepted);
+      };
+    };
+    const once = await batcher.accept(trigger(greet, 'inline-9a', ['busy'], [{ subscriberId: 'busy', firstName: 'Renamed' }]), racing('busy', 1));
+    // Run again on what is stored now: the other request's change and the trigger's object.
+    expect(once.accepted && once.inline.map((o) => [o.status, o.job.subscriber.firstName, o.job.subscriber.lastName])).toEqual([['completed', 'Renamed', 'Elsewhere 1']]);
+    expect(await rows(`SELECT first_name, last_name FROM subscribers WHERE subscriber_id = 'busy'`)).toEqual([{ first_name: 'Renamed', last_name: 'Elsewhere 1' }]);
+
+    const twice = await batcher.accept(trigger(greet, 'inline-9b', ['busier'], [{ subscriberId: 'busier', firstName: 'Renamed' }]), racing('busier', 2));
+    expect(twice).toMatchObject({ accepted: true, notifications: 1, inline: [] });
+    const busier = await notification('inline-9b', 'busier');
+    expect(busier.inline_job).toBeNull();
+    expect((await jobsOf(busier.id)).map((j) => j.status)).toEqual(['queued', 'pending']);
+    expect(await rows(`SELECT first_name, last_name FROM subscribers WHERE subscriber_id = 'busier'`)).toEqual([{ first_name: 'Renamed', last_name: 'Elsewhere 2' }]);
+    expect((await rows<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE transaction_id LIKE 'inline-9%'`))[0].n).toBe(2);
   });
 
   it('runs inline for a recipient named by an object that sets nothing but its subscriberId', async () => {

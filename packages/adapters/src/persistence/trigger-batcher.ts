@@ -1,8 +1,8 @@
-import { wholeRange, type AcceptOutcome, type InlineRecipient, type JobOutcome, type RunInline, type TriggerAcceptance } from '@herald/domain';
+import { wholeRange, type AcceptOutcome, type InlineRecipient, type JobOutcome, type RunInline, type SubscriberInput, type TriggerAcceptance } from '@herald/domain';
 import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { upsertSubscribers } from './prisma-subscriber-repository';
+import { UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
 import { inlineJobRecord, insertMessages, messageRows, notificationShape, preferenceLevels, stepsAfter, toSubscriber } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
@@ -81,17 +81,28 @@ SELECT acc.idx, acc.event_id, COALESCE(array_agg(n.id) FILTER (WHERE n.id IS NOT
 FROM acc LEFT JOIN written n ON n.event_id = acc.event_id
 GROUP BY acc.idx, acc.event_id`;
 
-// The direct recipients of triggers that run a step inline, as stored, with their preferences for
-// the trigger's workflow. A subscriber that does not exist yet is not returned.
+// The direct recipients of triggers that run a step inline, with their preferences for the trigger's
+// workflow: as stored, or, for one the batch gives an object for ($2, at most one per subscriber), as
+// upserting that object will leave it. A subscriber that does not exist yet is not returned.
 const INLINE_RECIPIENTS = `
-SELECT r.idx, row_to_json(s.*) AS subscriber,
+SELECT r.idx, i.e IS NOT NULL AS folded,
+  CASE WHEN i.e IS NULL THEN row_to_json(s.*) ELSE (${UPDATED_SUBSCRIBER_JSON})::json END AS subscriber,
   (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
    FROM subscriber_preferences p WHERE p.subscriber_id = s.id AND (p.workflow_id IS NULL OR p.workflow_id = r.workflow_id)) AS preferences
 FROM jsonb_to_recordset($1::jsonb) AS r(idx int, environment_id uuid, workflow_id uuid, subscriber_ids text[])
 CROSS JOIN LATERAL unnest(r.subscriber_ids) AS sid
-JOIN subscribers s ON s.environment_id = r.environment_id AND s.subscriber_id = sid`;
+JOIN subscribers s ON s.environment_id = r.environment_id AND s.subscriber_id = sid
+LEFT JOIN jsonb_to_recordset($2::jsonb) AS i(environment_id uuid, e jsonb) ON i.environment_id = s.environment_id AND i.e->>'subscriberId' = s.subscriber_id`;
+
+// Of the subscribers steps ran on as objects would leave them ($1: each as a step saw it), the ones
+// stored otherwise now that the objects are applied (their version and update time aside).
+const CHANGED_SUBSCRIBERS = `
+SELECT s.subscriber_id FROM jsonb_to_recordset($1::jsonb) AS r(environment_id uuid, subscriber jsonb)
+JOIN subscribers s ON s.environment_id = r.environment_id AND s.id = (r.subscriber->>'id')::uuid
+WHERE to_jsonb(s.*) - 'version' - 'updated_at' IS DISTINCT FROM r.subscriber - 'version' - 'updated_at'`;
 
 const inlineRecipientsStatement = prepared('herald-inline-recipients', INLINE_RECIPIENTS);
+const changedSubscribersStatement = prepared('herald-changed-subscribers', CHANGED_SUBSCRIBERS);
 const acceptStatement = prepared('herald-accept-triggers', ACCEPT_BATCH);
 
 interface Pending {
@@ -142,8 +153,42 @@ function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>
   };
 }
 
+/** A step run on a subscriber as the batch's objects would leave it: a change of plan if they are not applied as seen. */
+class SubscriberChanged extends Error {}
+
+/** Per trigger of a batch, the subscribers (as JSON rows) its step saw as objects would leave them. */
+type SeenSubscribers = Map<number, { environment_id: string; subscriber: Record<string, unknown> }[]>;
+
+/**
+ * One subscriber's objects, in order, folded into as few as leave it the same when applied one after
+ * the other: a later object's fields replace an earlier one's, except that two objects with
+ * `channels` stay apart (each merges its channel settings into the stored ones).
+ */
+function folded(objects: SubscriberInput[]): SubscriberInput[] {
+  const out: SubscriberInput[] = [];
+  for (const object of objects) {
+    const last = out[out.length - 1];
+    if (!last || (last.channels !== undefined && object.channels !== undefined)) out.push({ ...object });
+    else for (const [field, value] of Object.entries(object)) if (value !== undefined) Object.assign(last, { [field]: value });
+  }
+  return out;
+}
+
+/**
+ * Subscriber objects as rounds of at most one object per subscriber (one upsert statement each):
+ * applied round by round, the objects of triggers accepted together leave each subscriber as if the
+ * triggers had come one after the other (one statement alone keeps only a subscriber's last object).
+ */
+function inTurn(objects: SubscriberInput[]): SubscriberInput[][] {
+  const bySubscriber = new Map<string, SubscriberInput[]>();
+  for (const object of objects) bySubscriber.set(object.subscriberId, [...(bySubscriber.get(object.subscriberId) ?? []), object]);
+  const rounds: SubscriberInput[][] = [];
+  for (const list of bySubscriber.values()) folded(list).forEach((object, round) => (rounds[round] ??= []).push(object));
+  return rounds;
+}
+
 /** Whether an upsert changes what a step sees: `{ subscriberId }` alone (a common way to name a recipient) does not. */
-function setsAttributes(input: TriggerAcceptance['upserts'][number]): boolean {
+function setsAttributes(input: SubscriberInput): boolean {
   return Object.entries(input).some(([key, value]) => key !== 'subscriberId' && value !== undefined);
 }
 
@@ -194,13 +239,18 @@ export class TriggerBatcher {
     } catch {
       // One bad trigger must not fail the others: accept them one by one to isolate it. The batch
       // may have committed after all (its reply lost): a trigger whose own event exists is answered
-      // as accepted, not as a duplicate. A lone trigger is tried again the same way.
-      for (const p of batch) await this.write([p], true).then(([o]) => p.resolve(o), p.reject);
+      // as accepted, not as a duplicate. A lone trigger is tried again the same way, and once more
+      // without its inline step if the subscriber it ran on changed meanwhile.
+      for (const p of batch) {
+        await this.write([p], true)
+          .catch((error: unknown) => (error instanceof SubscriberChanged ? this.write([{ ...p, runInline: undefined }], true) : Promise.reject(error)))
+          .then(([o]) => p.resolve(o), p.reject);
+      }
     }
   }
 
   private async write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
-    const ran = await this.runInline(batch);
+    const { ran, seen } = await this.runInline(batch);
     const input = jsonParam(batch.map((p, idx) => row(p, idx, ran.get(idx))));
     const messages = jsonParam(messageRows([...ran.values()].flat()));
     const statement = acceptStatement([input, messages]);
@@ -221,7 +271,15 @@ export class TriggerBatcher {
         if (accepted.has(idx) && a.upserts.length) upserts.set(a.environmentId, [...(upserts.get(a.environmentId) ?? []), ...a.upserts]);
       });
       for (const [environmentId, subscribers] of upserts) {
-        await upsertSubscribers(client, environmentId, subscribers);
+        for (const round of inTurn(subscribers)) await upsertSubscribers(client, environmentId, round);
+      }
+      // The subscribers accepted triggers' steps ran on as objects would leave them must now be stored
+      // so: not if another request changed one since it was read, or a trigger giving an object was a
+      // duplicate (its object is not applied). Then accepted again one by one, each step on the stored row.
+      const seenByAccepted = [...seen].flatMap(([idx, subscribers]) => (accepted.has(idx) ? subscribers : []));
+      if (seenByAccepted.length) {
+        const { rows: changed } = await client.query(changedSubscribersStatement([jsonParam(seenByAccepted)]));
+        if (changed.length) throw new SubscriberChanged(`subscriber ${changed[0].subscriber_id} is not as a step saw it`);
       }
       await this.queue.enqueueIn(client, [
         ...stepsWork(rows.flatMap((r) => r.queued_ids)),
@@ -244,25 +302,51 @@ export class TriggerBatcher {
   }
 
   /**
-   * Reads the direct recipients of the triggers that run a step inline (the ones that exist and
-   * whose attributes no trigger of the batch sets: the step sees them as stored) and runs the step for them.
-   * A trigger whose run fails keeps the queued path for all its recipients.
+   * Reads the direct recipients of the triggers that run a step inline (the ones that exist: as stored,
+   * or as the objects the batch gives for them will leave them; a subscriber whose objects do not fold
+   * into one is left to its jobs) and runs the step for them. A trigger whose run fails keeps the
+   * queued path for all its recipients. Returns the outcomes per trigger and, per trigger, the
+   * subscribers its step saw as objects would leave them (as JSON rows).
    */
-  private async runInline(batch: Pending[]): Promise<Map<number, JobOutcome[]>> {
-    const upserted = new Set(batch.flatMap(({ acceptance: a }) => a.upserts.filter(setsAttributes).map((u) => `${a.environmentId}/${u.subscriberId}`)));
+  private async runInline(batch: Pending[]): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers }> {
+    const objects = new Map<string, { environment_id: string; given: SubscriberInput[] }>();
+    const transactions = new Set<string>();
+    batch.forEach(({ acceptance: a }) => {
+      // A trigger repeating an earlier one's transactionId in the batch is not accepted: its objects do not count.
+      const transaction = `${a.environmentId}/${a.transactionId}`;
+      if (transactions.has(transaction)) return;
+      transactions.add(transaction);
+      for (const object of a.upserts.filter(setsAttributes)) {
+        const key = `${a.environmentId}/${object.subscriberId}`;
+        const entry = objects.get(key) ?? { environment_id: a.environmentId, given: [] };
+        entry.given.push(object);
+        objects.set(key, entry);
+      }
+    });
+    // Per subscriber, the one object that stands for all the batch gives. (Objects setting nothing but
+    // the subscriberId are left out: folded in, they change no field.)
+    const folds: { environment_id: string; e: SubscriberInput }[] = [];
+    const unfoldable = new Set<string>();
+    for (const [key, { environment_id, given }] of objects) {
+      const [e, ...more] = folded(given);
+      if (more.length) unfoldable.add(key);
+      else folds.push({ environment_id, e });
+    }
     const wanted = batch.flatMap(({ acceptance: a, runInline }, idx) => {
       if (!runInline) return [];
-      const ids = a.recipients.subscriberIds.filter((id) => !upserted.has(`${a.environmentId}/${id}`));
+      const ids = a.recipients.subscriberIds.filter((id) => !unfoldable.has(`${a.environmentId}/${id}`));
       return ids.length ? [{ idx, environment_id: a.environmentId, workflow_id: a.workflow.id, subscriber_ids: ids }] : [];
     });
-    if (!wanted.length) return new Map();
-    const { rows } = await this.pool.query<{ idx: number; subscriber: Record<string, unknown>; preferences: Parameters<typeof preferenceLevels>[0] }>(
-      inlineRecipientsStatement([jsonParam(wanted)]),
+    const seen: SeenSubscribers = new Map();
+    if (!wanted.length) return { ran: new Map(), seen };
+    const { rows } = await this.pool.query<{ idx: number; folded: boolean; subscriber: Record<string, unknown>; preferences: Parameters<typeof preferenceLevels>[0] }>(
+      inlineRecipientsStatement([jsonParam(wanted), jsonParam(folds)]),
     );
     const recipients = new Map<number, InlineRecipient[]>();
     for (const r of rows) {
+      const { acceptance: a, inlineIds } = batch[r.idx];
+      if (r.folded) seen.set(r.idx, [...(seen.get(r.idx) ?? []), { environment_id: a.environmentId, subscriber: r.subscriber }]);
       const recipient = toSubscriber(r.subscriber);
-      const { inlineIds } = batch[r.idx];
       const ids = inlineIds.get(recipient.id) ?? { notificationId: randomUUID(), inlineJobId: randomUUID() };
       inlineIds.set(recipient.id, ids);
       const list = recipients.get(r.idx) ?? [];
@@ -272,7 +356,7 @@ export class TriggerBatcher {
     const ran = await Promise.all(
       [...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance).catch((): JobOutcome[] => [])] as const),
     );
-    return new Map(ran);
+    return { ran: new Map(ran), seen };
   }
 
   /** Of these triggers, the ones whose own event is already stored, with their notification counts and those written with an inline step. */

@@ -55,9 +55,10 @@ export interface EventRepository {
    * In ONE transaction: upserts the subscriber objects, inserts the event (unique per transactionId),
    * one notification per direct recipient with one job per active step, and the queue work for them
    * and for the topic fan-out. A reused transactionId commits nothing.
-   * With `runInline` (the workflow starts with its `inlineStep`), the direct recipients that exist
-   * and whose attributes this trigger does not set (an implementation may leave out more, never
-   * fewer) are read first and the step is run for them: as with a fan-out chunk, its record and
+   * With `runInline` (the workflow starts with its `inlineStep`), the direct recipients that exist are
+   * read first, as the trigger's subscriber objects will leave them (an implementation may leave some
+   * out, e.g. one whose objects it cannot apply ahead, and must leave out one it could not write as
+   * the step saw it), and the step is run for them: as with a fan-out chunk, its record and
    * message are written with the notification, it gets no job row and no queue message, and the
    * next step is queued (or, when it halted, the rest canceled). The others get jobs for every step.
    */

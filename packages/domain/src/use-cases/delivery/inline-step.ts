@@ -19,7 +19,10 @@ export function inlineStep(workflow: DeliveryWorkflow): DeliveryStep | null {
 export interface InlineRecipient {
   notificationId: string;
   inlineJobId: string;
-  /** The subscriber as stored (what templates and conditions see), and its preferences for the workflow. */
+  /**
+   * The subscriber as stored once the trigger commits (what templates and conditions see: with the
+   * trigger's subscriber object applied), and its preferences for the workflow.
+   */
   recipient: Subscriber;
   subscriberPreferences: RunnableJob['preferences'];
 }
