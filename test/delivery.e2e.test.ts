@@ -68,6 +68,19 @@ describe('trigger through the @novu/api SDK', () => {
     expect(detail[0].details).toEqual(['in-app message stored in the inbox of object-sub']);
   });
 
+  it('runs the in-app step with the trigger for an existing subscriber named by an object, as the object leaves it', async () => {
+    await novu.subscribers.create({ subscriberId: 'renamed-sub', firstName: 'Old', lastName: 'Kept' });
+    await novu.trigger({ workflowId: 'order-shipped', to: { subscriberId: 'renamed-sub', firstName: 'New' }, payload: { orderId: 'B-2' }, transactionId: 'tx-object' });
+    // Written with the event: in the inbox as soon as the trigger is answered, with the new name.
+    expect(await inbox('tx-object')).toEqual([{ subscriber_id: 'renamed-sub', subject: 'Hi New', body: 'Order B-2 shipped' }]);
+    expect((await novu.subscribers.retrieve('renamed-sub')).result).toMatchObject({ firstName: 'New', lastName: 'Kept' });
+    expect(await jobs('tx-object')).toEqual([
+      { subscriber_id: 'renamed-sub', step_id: 'in-app', status: 'completed', details: ['in-app message stored in the inbox of renamed-sub'] },
+    ]);
+    const ran = await queryDatabase<{ inline: boolean }>(svc.databaseUrl, `SELECT inline_job IS NOT NULL AS inline FROM notifications WHERE transaction_id = 'tx-object'`);
+    expect(ran).toEqual([{ inline: true }]);
+  });
+
   it('fans out to a topic once per subscriber, honouring exclude, the actor and subscription conditions', async () => {
     await novu.subscribers.createBulk({
       subscribers: ['t-a', 't-b', 't-c', 't-d', 't-actor'].map((subscriberId) => ({ subscriberId, data: { plan: subscriberId === 't-c' ? 'free' : 'pro' } })),
