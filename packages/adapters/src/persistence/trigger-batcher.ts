@@ -174,17 +174,31 @@ function folded(objects: SubscriberInput[]): SubscriberInput[] {
   return out;
 }
 
+/** Objects for subscribers of one environment, by subscriberId, each subscriber's `folded`. */
+function foldedPerSubscriber(objects: SubscriberInput[]): Map<string, SubscriberInput[]> {
+  const bySubscriber = new Map<string, SubscriberInput[]>();
+  for (const object of objects) bySubscriber.set(object.subscriberId, [...(bySubscriber.get(object.subscriberId) ?? []), object]);
+  return new Map([...bySubscriber].map(([subscriberId, list]) => [subscriberId, folded(list)]));
+}
+
 /**
  * Subscriber objects as rounds of at most one object per subscriber (one upsert statement each):
  * applied round by round, the objects of triggers accepted together leave each subscriber as if the
  * triggers had come one after the other (one statement alone keeps only a subscriber's last object).
  */
 function inTurn(objects: SubscriberInput[]): SubscriberInput[][] {
-  const bySubscriber = new Map<string, SubscriberInput[]>();
-  for (const object of objects) bySubscriber.set(object.subscriberId, [...(bySubscriber.get(object.subscriberId) ?? []), object]);
   const rounds: SubscriberInput[][] = [];
-  for (const list of bySubscriber.values()) folded(list).forEach((object, round) => (rounds[round] ??= []).push(object));
+  for (const list of foldedPerSubscriber(objects).values()) list.forEach((object, round) => (rounds[round] ??= []).push(object));
   return rounds;
+}
+
+/** The subscriber objects of the batch's triggers that `counts` keeps, per environment, in batch order. */
+function objectsPerEnvironment(batch: Pending[], counts: (idx: number) => boolean): Map<string, SubscriberInput[]> {
+  const objects = new Map<string, SubscriberInput[]>();
+  batch.forEach(({ acceptance: a }, idx) => {
+    if (counts(idx) && a.upserts.length) objects.set(a.environmentId, [...(objects.get(a.environmentId) ?? []), ...a.upserts]);
+  });
+  return objects;
 }
 
 /** Whether an upsert changes what a step sees: `{ subscriberId }` alone (a common way to name a recipient) does not. */
@@ -266,11 +280,7 @@ export class TriggerBatcher {
       const accepted = new Set(rows.map((r) => r.idx));
       const committedBefore = retry ? await this.ownEvents(client, batch.filter((_, idx) => !accepted.has(idx))) : new Map<string, OwnEvent>();
       // Subscriber objects of accepted triggers only: an ignored trigger changes nothing.
-      const upserts = new Map<string, TriggerAcceptance['upserts']>();
-      batch.forEach(({ acceptance: a }, idx) => {
-        if (accepted.has(idx) && a.upserts.length) upserts.set(a.environmentId, [...(upserts.get(a.environmentId) ?? []), ...a.upserts]);
-      });
-      for (const [environmentId, subscribers] of upserts) {
+      for (const [environmentId, subscribers] of objectsPerEnvironment(batch, (idx) => accepted.has(idx))) {
         for (const round of inTurn(subscribers)) await upsertSubscribers(client, environmentId, round);
       }
       // The subscribers accepted triggers' steps ran on as objects would leave them must now be stored
@@ -309,28 +319,25 @@ export class TriggerBatcher {
    * subscribers its step saw as objects would leave them (as JSON rows).
    */
   private async runInline(batch: Pending[]): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers }> {
-    const objects = new Map<string, { environment_id: string; given: SubscriberInput[] }>();
+    // A trigger repeating an earlier one's transactionId in the batch is not accepted: its objects do not count.
     const transactions = new Set<string>();
-    batch.forEach(({ acceptance: a }) => {
-      // A trigger repeating an earlier one's transactionId in the batch is not accepted: its objects do not count.
-      const transaction = `${a.environmentId}/${a.transactionId}`;
-      if (transactions.has(transaction)) return;
-      transactions.add(transaction);
-      for (const object of a.upserts.filter(setsAttributes)) {
-        const key = `${a.environmentId}/${object.subscriberId}`;
-        const entry = objects.get(key) ?? { environment_id: a.environmentId, given: [] };
-        entry.given.push(object);
-        objects.set(key, entry);
-      }
-    });
+    const first = new Set(
+      batch.flatMap(({ acceptance: a }, idx) => {
+        const transaction = `${a.environmentId}/${a.transactionId}`;
+        if (transactions.has(transaction)) return [];
+        transactions.add(transaction);
+        return [idx];
+      }),
+    );
     // Per subscriber, the one object that stands for all the batch gives. (Objects setting nothing but
     // the subscriberId are left out: folded in, they change no field.)
     const folds: { environment_id: string; e: SubscriberInput }[] = [];
     const unfoldable = new Set<string>();
-    for (const [key, { environment_id, given }] of objects) {
-      const [e, ...more] = folded(given);
-      if (more.length) unfoldable.add(key);
-      else folds.push({ environment_id, e });
+    for (const [environment_id, objects] of objectsPerEnvironment(batch, (idx) => first.has(idx))) {
+      for (const [subscriberId, [e, ...more]] of foldedPerSubscriber(objects.filter(setsAttributes))) {
+        if (more.length) unfoldable.add(`${environment_id}/${subscriberId}`);
+        else folds.push({ environment_id, e });
+      }
     }
     const wanted = batch.flatMap(({ acceptance: a, runInline }, idx) => {
       if (!runInline) return [];
