@@ -44,46 +44,68 @@ export function stepsAfter(shape: ReturnType<typeof notificationShape>, inlineSt
   return shape.steps.filter((s) => s.id !== inlineStepId).map((s, ord) => ({ ...s, ord }));
 }
 
+// A message's columns of its trigger (environment, transaction, workflow snapshot, context): the same
+// for every message of one event, and its own columns.
+const TRIGGER_COLUMNS = 'environment_id uuid, transaction_id text, tags text[], workflow jsonb, severity text, context_keys text[]';
+const OWN_COLUMNS = `notification_id uuid, job_id uuid, subscriber_id uuid, channel text, provider_id text, integration_id uuid, destination jsonb,
+    subject text, body text, avatar text, primary_action jsonb, secondary_action jsonb, redirect jsonb, data jsonb, status text, provider_message_id text`;
+
 /**
  * Inserts messages from the JSON array in `param` (rows of `messageRows`) whose `where` holds (over
  * `r`): an in-app message is in the inbox from this insert on, an outbound one records its send.
+ * With `trigger` (a JSON object of `triggerColumns`), every message is of that one trigger and its
+ * rows leave those columns out: a fan-out chunk sends them once, not a thousand times.
  */
-export function insertMessages(param: string, where: string): string {
+export function insertMessages(param: string, where: string, trigger?: string): string {
+  const t = trigger ? 't' : 'r';
+  const from = trigger
+    ? `jsonb_to_recordset(${param}::jsonb) AS r(${OWN_COLUMNS}) CROSS JOIN jsonb_to_record(${trigger}::jsonb) AS t(${TRIGGER_COLUMNS})`
+    : `jsonb_to_recordset(${param}::jsonb) AS r(${OWN_COLUMNS}, ${TRIGGER_COLUMNS})`;
   return `INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
     subject, body, avatar, primary_action, secondary_action, redirect, data, tags, workflow, severity, context_keys, status, provider_message_id, delivered_at)
-  SELECT r.environment_id, r.notification_id, r.job_id, r.subscriber_id, r.transaction_id, r.channel, r.provider_id, r.integration_id, r.destination,
-    r.subject, r.body, r.avatar, r.primary_action, r.secondary_action, r.redirect, r.data, r.tags, r.workflow, r.severity, r.context_keys, r.status,
+  SELECT ${t}.environment_id, r.notification_id, r.job_id, r.subscriber_id, ${t}.transaction_id, r.channel, r.provider_id, r.integration_id, r.destination,
+    r.subject, r.body, r.avatar, r.primary_action, r.secondary_action, r.redirect, r.data, ${t}.tags, ${t}.workflow, ${t}.severity, ${t}.context_keys, r.status,
     r.provider_message_id, CASE WHEN r.status = 'sent' THEN ARRAY[now()] ELSE '{}' END
-  FROM jsonb_to_recordset(${param}::jsonb) AS r(environment_id uuid, notification_id uuid, job_id uuid, subscriber_id uuid, transaction_id text, channel text,
-    provider_id text, integration_id uuid, destination jsonb, subject text, body text, avatar text, primary_action jsonb, secondary_action jsonb,
-    redirect jsonb, data jsonb, tags text[], workflow jsonb, severity text, context_keys text[], status text, provider_message_id text)
+  FROM ${from}
   WHERE ${where}
   ON CONFLICT (job_id) DO NOTHING`;
 }
 
-/** The rows `insertMessages` writes for the messages these step runs produced. */
-export function messageRows(outcomes: readonly JobOutcome[]) {
-  return outcomes.flatMap((o) => (o.message ? [messageRow(o, o.message)] : []));
+/**
+ * The rows `insertMessages` writes for the messages these step runs produced; without their
+ * trigger's columns when `ofOneTrigger` (see `insertMessages`). Absent values are left out of the
+ * JSON (a missing key reads as NULL, as a JSON null does): most of an in-app message's are absent.
+ */
+export function messageRows(outcomes: readonly JobOutcome[], ofOneTrigger = false) {
+  return outcomes.flatMap((o) => (o.message ? [ofOneTrigger ? ownColumns(o, o.message) : { ...ownColumns(o, o.message), ...triggerColumns(o.job) }] : []));
 }
 
-function messageRow({ job }: JobOutcome, m: MessageDraft) {
+function ownColumns({ job }: JobOutcome, m: MessageDraft) {
   return {
-    environment_id: job.environmentId,
     notification_id: job.notificationId,
     job_id: job.jobId,
     subscriber_id: job.subscriber.id,
-    transaction_id: job.transactionId,
     channel: m.channel,
-    provider_id: m.providerId,
-    integration_id: m.integrationId,
-    destination: m.destination ?? null,
-    subject: m.subject,
-    body: m.body,
-    avatar: m.avatar ?? null,
-    primary_action: m.primaryAction ?? null,
-    secondary_action: m.secondaryAction ?? null,
-    redirect: m.redirect ?? null,
-    data: m.data ?? null,
+    provider_id: m.providerId ?? undefined,
+    integration_id: m.integrationId ?? undefined,
+    destination: m.destination ?? undefined,
+    subject: m.subject ?? undefined,
+    body: m.body ?? undefined,
+    avatar: m.avatar ?? undefined,
+    primary_action: m.primaryAction ?? undefined,
+    secondary_action: m.secondaryAction ?? undefined,
+    redirect: m.redirect ?? undefined,
+    data: m.data ?? undefined,
+    status: m.status,
+    provider_message_id: m.providerMessageId ?? undefined,
+  };
+}
+
+/** A message's columns of its job's trigger (the same for every job of one event). */
+export function triggerColumns(job: RunnableJob) {
+  return {
+    environment_id: job.environmentId,
+    transaction_id: job.transactionId,
     tags: job.workflow.tags,
     workflow: {
       id: job.workflow.id,
@@ -96,8 +118,6 @@ function messageRow({ job }: JobOutcome, m: MessageDraft) {
     },
     severity: job.workflow.severity,
     context_keys: job.contextKeys,
-    status: m.status,
-    provider_message_id: m.providerMessageId ?? null,
   };
 }
 
