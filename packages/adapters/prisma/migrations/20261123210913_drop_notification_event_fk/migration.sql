@@ -1,0 +1,2 @@
+-- DropForeignKey
+ALTER TABLE "notifications" DROP CONSTRAINT "notifications_event_id_fkey";
