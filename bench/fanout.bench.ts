@@ -99,10 +99,10 @@ try {
   const baseStart = performance.now();
   await query(
     db,
-    `WITH e AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to")
-           SELECT environment_id, workflow_id, 'fanout-base', '{}' FROM events WHERE transaction_id = 'fanout-1' RETURNING id, environment_id, workflow_id),
-     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, payload)
-           SELECT e.environment_id, e.id, e.workflow_id, ts.subscriber_id, 'base', '{"headline":"big news"}'
+    `WITH e AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to", payload)
+           SELECT environment_id, workflow_id, 'fanout-base', '{}', payload FROM events WHERE transaction_id = 'fanout-1' RETURNING id, environment_id, workflow_id),
+     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id)
+           SELECT e.environment_id, e.id, e.workflow_id, ts.subscriber_id, 'base'
            FROM e, topic_subscriptions ts RETURNING id, environment_id, subscriber_id),
      j AS (INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
            SELECT n.environment_id, n.id, n.subscriber_id, gen_random_uuid(), 'in_app-0', 'in_app', 0, 'completed' FROM n RETURNING id, notification_id, environment_id, subscriber_id),

@@ -20,7 +20,7 @@ const STEP_OF = (workflowStepId: string, stepId: string) =>
  * `page` is a CTE of the notification ids to load; `$1` is the environment.
  */
 const HYDRATE = `
-SELECT n.id, n.environment_id, n.transaction_id, n.workflow_id, n.channels, n.payload, n.controls, n."to", n.tags, n.topics, n.severity, n.critical,
+SELECT n.id, n.environment_id, n.transaction_id, n.workflow_id, n.channels, e.payload, n.controls, n."to", n.tags, n.topics, n.severity, n.critical,
        n.context_keys, n.digested_notification_id, n.created_at, n.updated_at,
        json_build_object('id', s.id, 'subscriberId', s.subscriber_id, 'firstName', s.first_name, 'lastName', s.last_name,
          'email', s.email, 'phone', s.phone) AS subscriber,

@@ -22,9 +22,10 @@ async function digestJobs(name: string, count: number, closesAt: Date): Promise<
      w AS (INSERT INTO workflows (environment_id, workflow_id, name) SELECT id, $1, $1 FROM env RETURNING id, environment_id),
      st AS (INSERT INTO workflow_steps (workflow_id, step_id, name, type, position) SELECT id, 'd', 'd', 'digest', 0 FROM w RETURNING id),
      s AS (INSERT INTO subscribers (environment_id, subscriber_id) SELECT environment_id, $1 FROM w RETURNING id, environment_id),
-     e AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to") SELECT w.environment_id, w.id, $1, '{}' FROM w RETURNING id, environment_id, workflow_id),
-     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, payload)
-           SELECT e.environment_id, e.id, e.workflow_id, gen_random_uuid(), $1 || '-' || g, jsonb_build_object('i', g) FROM e, generate_series(1, $2) g
+     e AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to", payload)
+           SELECT w.environment_id, w.id, $1 || '-' || g, '{}', jsonb_build_object('i', g) FROM w, generate_series(1, $2) g RETURNING id, environment_id, workflow_id, transaction_id),
+     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id)
+           SELECT e.environment_id, e.id, e.workflow_id, gen_random_uuid(), e.transaction_id FROM e
            RETURNING id, environment_id),
      j AS (INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
            SELECT n.environment_id, n.id, s.id, st.id, 'd', 'digest', 0, 'running' FROM n, s, st RETURNING id, notification_id, environment_id, subscriber_id, workflow_step_id)

@@ -47,8 +47,8 @@ WHERE id = ANY($1::uuid[]) AND status = 'open' AND closes_at <= now() RETURNING 
 const EVENTS = `
 WITH events AS (
   SELECT m.digest_window_id AS window_id,
-    jsonb_agg(jsonb_build_object('id', n.id, 'transactionId', n.transaction_id, 'time', n.created_at, 'payload', n.payload) ORDER BY n.created_at, n.id) AS events
-  FROM jobs m JOIN notifications n ON n.id = m.notification_id
+    jsonb_agg(jsonb_build_object('id', n.id, 'transactionId', n.transaction_id, 'time', n.created_at, 'payload', e.payload) ORDER BY n.created_at, n.id) AS events
+  FROM jobs m JOIN notifications n ON n.id = m.notification_id JOIN events e ON e.id = n.event_id
   WHERE m.digest_window_id = ANY($1::uuid[]) GROUP BY m.digest_window_id
 )
 UPDATE jobs j SET digest = COALESCE(w.metadata, '{}') || jsonb_build_object('events', e.events)

@@ -29,9 +29,9 @@ const FANOUT_INSERT = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, subscriber_id uuid, topic_id uuid, topic_key text, subscription_id uuid, inline_job jsonb, halted boolean)
 ), notif AS (
-  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, payload, "to", tags, severity, critical, context_keys,
+  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
     topics, topic_keys, subscription_ids, inline_job)
-  SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $3::text[], e.payload,
+  SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $3::text[],
          jsonb_build_object('type', 'Topic', 'topicKey', i.topic_key), $4::text[], $5, $6, e.context_keys,
          jsonb_build_array(jsonb_build_object('_topicId', i.topic_id, 'topicKey', i.topic_key)), ARRAY[i.topic_key], ARRAY[i.subscription_id::text], i.inline_job
   FROM input i JOIN events e ON e.id = $2

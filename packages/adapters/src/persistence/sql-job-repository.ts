@@ -33,7 +33,7 @@ WITH due AS (
   UNION ALL
   SELECT id, notification_id, workflow_step_id, attempts + 1, false FROM due WHERE NOT leased
 )
-SELECT c.id AS job_id, c.attempts, c.leased, sj.delivery_state, n.id AS notification_id, n.environment_id, n.transaction_id, n.payload, n.context_keys, e.overrides, e.trace_context,
+SELECT c.id AS job_id, c.attempts, c.leased, sj.delivery_state, n.id AS notification_id, n.environment_id, n.transaction_id, e.payload, n.context_keys, e.overrides, e.trace_context,
        row_to_json(s.*) AS subscriber,
        row_to_json(ws.*) AS step,
        json_build_object('id', w.id, 'identifier', w.workflow_id, 'name', w.name, 'active', w.active, 'critical', w.critical,

@@ -55,8 +55,8 @@ WITH input AS (
 ), ran AS (
   SELECT acc.event_id, x.* FROM acc CROSS JOIN LATERAL jsonb_to_recordset(acc.inline) AS x(subscriber_id uuid, notification_id uuid, inline_job jsonb, halted boolean)
 ), notif AS (
-  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, payload, "to", tags, severity, critical, context_keys, inline_job)
-  SELECT COALESCE(ran.notification_id, gen_random_uuid()), acc.environment_id, acc.event_id, acc.workflow_id, r.id, acc.transaction_id, acc.channels, acc.payload,
+  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys, inline_job)
+  SELECT COALESCE(ran.notification_id, gen_random_uuid()), acc.environment_id, acc.event_id, acc.workflow_id, r.id, acc.transaction_id, acc.channels,
          jsonb_build_object('subscriberId', r.subscriber_id), acc.tags, acc.severity, acc.critical, acc.context_keys, ran.inline_job
   FROM recipients r JOIN acc ON acc.event_id = r.event_id
   LEFT JOIN ran ON ran.event_id = r.event_id AND ran.subscriber_id = r.id
