@@ -155,7 +155,10 @@ export function preferenceLevels(rows: PreferenceRow[] | null): RunnableJob['pre
   return { global: level(global), perWorkflow: level(perWorkflow) };
 }
 
-/** A step run inline, as its notification keeps it (notifications.inline_job). */
+/**
+ * A step run inline, as its notification keeps it (notifications.inline_job). Absent values are left
+ * out (the activity log reads a missing key as a null): a fan-out writes one per recipient.
+ */
 export function inlineJobRecord(o: JobOutcome) {
   const { step } = o.job;
   return {
@@ -165,7 +168,7 @@ export function inlineJobRecord(o: JobOutcome) {
     type: step.type,
     position: step.position,
     status: o.status,
-    providerId: o.providerId ?? null,
-    details: o.details.map((d) => ({ status: d.status, source: d.source, detail: d.detail, providerId: d.providerId ?? null, raw: d.raw ?? null })),
+    providerId: o.providerId ?? undefined,
+    details: o.details.map((d) => ({ status: d.status, source: d.source, detail: d.detail, providerId: d.providerId ?? undefined, raw: d.raw ?? undefined })),
   };
 }
