@@ -90,6 +90,8 @@ describe('the activity log through the @novu/api SDK', () => {
       subscriber: { subscriberId: 'ada', firstName: 'Ada', email: 'ada@example.com' },
       template: { id: orderShippedId, name: 'Order shipped', triggers: [{ type: 'event', identifier: 'order-shipped', variables: [{ name: 'orderId' }] }] },
     });
+    // A topic's recipients share their trigger's one stored payload (the event's).
+    for (const n of all.filter((n) => n.transactionId === 'tx-4')) expect(n.payload).toEqual({ orderId: 'V-1' });
   });
 
   it('filters by channels, templates, subscribers, emails, severity and transactionId', async () => {
