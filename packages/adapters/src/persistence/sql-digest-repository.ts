@@ -45,16 +45,16 @@ WHERE id = ANY($1::uuid[]) AND status = 'open' AND closes_at <= now() RETURNING 
 
 // A separate statement after CLOSE, so it sees every join that committed before the close.
 const EVENTS = `
-WITH events AS (
+WITH digested AS (
   SELECT m.digest_window_id AS window_id,
     jsonb_agg(jsonb_build_object('id', n.id, 'transactionId', n.transaction_id, 'time', n.created_at, 'payload', e.payload) ORDER BY n.created_at, n.id) AS events
   FROM jobs m JOIN notifications n ON n.id = m.notification_id JOIN events e ON e.id = n.event_id
   WHERE m.digest_window_id = ANY($1::uuid[]) GROUP BY m.digest_window_id
 )
-UPDATE jobs j SET digest = COALESCE(w.metadata, '{}') || jsonb_build_object('events', e.events)
-FROM events e JOIN digest_windows w ON w.id = e.window_id
+UPDATE jobs j SET digest = COALESCE(w.metadata, '{}') || jsonb_build_object('events', d.events)
+FROM digested d JOIN digest_windows w ON w.id = d.window_id
 WHERE j.id = w.leader_job_id
-RETURNING w.id, e.events`;
+RETURNING w.id, d.events`;
 
 const joinStatement = prepared('herald-digest-join', JOIN);
 
