@@ -94,6 +94,9 @@ describe('channel settings carried by a recipient in `to`', () => {
       method: 'POST',
       json: { name: 'alert', to: { subscriberId: 'oncall', channels: [{ providerId: 'push-webhook', credentials: { deviceTokens: ['t1', 't2'] } }] }, transactionId: 'tx-push-only' },
     });
+    // Its chat step finishes first (with no webhook yet): run after the next trigger stored one, it
+    // would post its own payload-less "Alert " to that webhook too.
+    await waitFor(() => jobs('tx-push-only'));
     const res = await svc.request('/v1/events/trigger', {
       method: 'POST',
       json: {
