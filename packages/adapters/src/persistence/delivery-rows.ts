@@ -72,12 +72,16 @@ export function insertMessages(param: string, where: string, trigger?: string): 
 }
 
 /**
- * The rows `insertMessages` writes for the messages these step runs produced; without their
- * trigger's columns when `ofOneTrigger` (see `insertMessages`). Absent values are left out of the
- * JSON (a missing key reads as NULL, as a JSON null does): most of an in-app message's are absent.
+ * The rows `insertMessages` writes for the messages these step runs produced. Absent values are left
+ * out of the JSON (a missing key reads as NULL, as a JSON null does): most of an in-app message's are.
  */
-export function messageRows(outcomes: readonly JobOutcome[], ofOneTrigger = false) {
-  return outcomes.flatMap((o) => (o.message ? [ofOneTrigger ? ownColumns(o, o.message) : { ...ownColumns(o, o.message), ...triggerColumns(o.job) }] : []));
+export function messageRows(outcomes: readonly JobOutcome[]) {
+  return outcomes.flatMap((o) => (o.message ? [Object.assign(ownColumns(o, o.message), triggerColumns(o.job))] : []));
+}
+
+/** `messageRows` of step runs of one trigger, without its columns (`insertMessages` takes them once). */
+export function messageRowsOfOneTrigger(outcomes: readonly JobOutcome[]) {
+  return outcomes.flatMap((o) => (o.message ? [ownColumns(o, o.message)] : []));
 }
 
 function ownColumns({ job }: JobOutcome, m: MessageDraft) {
@@ -101,23 +105,24 @@ function ownColumns({ job }: JobOutcome, m: MessageDraft) {
   };
 }
 
-/** A message's columns of its job's trigger (the same for every job of one event). */
-export function triggerColumns(job: RunnableJob) {
+/** A message's columns of its trigger: of a job's, or of a fan-out's event (the same for every job of it). */
+export function triggerColumns(trigger: Pick<RunnableJob, 'environmentId' | 'transactionId' | 'workflow' | 'contextKeys'>) {
+  const { workflow } = trigger;
   return {
-    environment_id: job.environmentId,
-    transaction_id: job.transactionId,
-    tags: job.workflow.tags,
+    environment_id: trigger.environmentId,
+    transaction_id: trigger.transactionId,
+    tags: workflow.tags,
     workflow: {
-      id: job.workflow.id,
-      identifier: job.workflow.identifier,
-      name: job.workflow.name,
-      critical: job.workflow.critical,
-      tags: job.workflow.tags,
-      data: job.workflow.data ?? undefined,
-      severity: job.workflow.severity,
+      id: workflow.id,
+      identifier: workflow.identifier,
+      name: workflow.name,
+      critical: workflow.critical,
+      tags: workflow.tags,
+      data: workflow.data ?? undefined,
+      severity: workflow.severity,
     },
-    severity: job.workflow.severity,
-    context_keys: job.contextKeys,
+    severity: workflow.severity,
+    context_keys: trigger.contextKeys,
   };
 }
 

@@ -14,7 +14,7 @@ import {
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { inlineJobRecord, insertMessages, messageRows, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
+import { inlineJobRecord, insertMessages, messageRowsOfOneTrigger, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { isUuid, jsonParam, prepared } from './sql-params';
@@ -296,7 +296,7 @@ export class SqlEventRepository implements EventRepository {
             halted: outcome?.halt ?? false,
           };
         });
-        const messages = messageRows(inline, true);
+        const messages = messageRowsOfOneTrigger(inline);
         const { rows } = await client.query<{ notification_ids: string[]; queued_ids: string[] }>(
           fanoutInsertStatement([
             jsonParam(input),
@@ -307,7 +307,7 @@ export class SqlEventRepository implements EventRepository {
             event.workflow.critical,
             JSON.stringify(steps),
             jsonParam(messages),
-            jsonParam(inline.length ? triggerColumns(inline[0].job) : {}),
+            jsonParam(triggerColumns(event)),
           ]),
         );
         written = rows[0].notification_ids;
