@@ -30,4 +30,16 @@ describe('refreshPlannerStatistics', () => {
     expect(await reltuples()).toBe(1500);
     expect(await refreshPlannerStatistics(pool)).not.toContain('subscribers');
   });
+
+  it('reads once and takes no connection of its own in a round where nothing grew', async () => {
+    const { pool } = database.db;
+    // Settle first: whatever earlier tests left grown is refreshed now.
+    await refreshPlannerStatistics(pool);
+    const calls = { query: 0, connect: 0 };
+    const counted = Object.create(pool) as typeof pool;
+    counted.query = ((...args: Parameters<typeof pool.query>) => (calls.query++, pool.query(...args))) as typeof pool.query;
+    counted.connect = ((...args: Parameters<typeof pool.connect>) => (calls.connect++, pool.connect(...args))) as typeof pool.connect;
+    expect(await refreshPlannerStatistics(counted)).toEqual([]);
+    expect(calls).toEqual({ query: 1, connect: 0 });
+  });
 });

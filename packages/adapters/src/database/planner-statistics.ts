@@ -17,6 +17,10 @@ export const HOT_TABLES = [
 
 const LOCK_KEY = 0x6865_7261; // one process at a time refreshes; the others skip that round
 
+/** The tables of `$1` that changed by more than three times the rows they had at their last ANALYZE. */
+const GROWN_TABLES = `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+  WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[]) AND s.n_mod_since_analyze > 1000 + 3 * GREATEST(c.reltuples, 0)`;
+
 /**
  * Refreshes the planner's statistics of the hot tables that changed by three times the rows they
  * had at their last ANALYZE (so, as a table grows, each time it has quadrupled) and returns their names.
@@ -28,26 +32,30 @@ const LOCK_KEY = 0x6865_7261; // one process at a time refreshes; the others ski
  * measured on the trigger benchmark, the database spent a quarter more CPU per trigger.
  */
 export async function refreshPlannerStatistics(pool: Pool): Promise<string[]> {
+  // The common round (nothing grew) is this one read: an idle service runs it every few seconds.
+  const { rows: grown } = await pool.query<{ relname: string }>(GROWN_TABLES, [HOT_TABLES]);
+  if (!grown.length) return [];
   const client = await pool.connect();
   try {
     const { rows: locked } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
     if (!locked[0].ok) return [];
     try {
-      const { rows } = await client.query<{ relname: string }>(
-        `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-         WHERE s.schemaname = current_schema() AND s.relname = ANY($1::text[]) AND s.n_mod_since_analyze > 1000 + 3 * GREATEST(c.reltuples, 0)`,
-        [HOT_TABLES],
-      );
+      // Read again under the lock: another process may have refreshed them meanwhile.
+      const { rows } = await client.query<{ relname: string }>(GROWN_TABLES, [grown.map((r) => r.relname)]);
+      if (!rows.length) return [];
       // One short statement per table, each giving up rather than waiting behind a maintenance lock.
       // A sample of 3,000 rows, not 30,000: enough for row counts and key plans, at a tenth of the
       // cost (a table refreshed here has just grown; autovacuum's own ANALYZE refines it soon after).
       await client.query("SET lock_timeout = '1s'");
       await client.query('SET default_statistics_target = 10');
-      for (const { relname } of rows) await client.query(`ANALYZE "${relname}"`);
+      try {
+        for (const { relname } of rows) await client.query(`ANALYZE "${relname}"`);
+      } finally {
+        await client.query('RESET lock_timeout').catch(() => undefined);
+        await client.query('RESET default_statistics_target').catch(() => undefined);
+      }
       return rows.map((r) => r.relname);
     } finally {
-      await client.query('RESET lock_timeout').catch(() => undefined);
-      await client.query('RESET default_statistics_target').catch(() => undefined);
       await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
     }
   } finally {

@@ -51,4 +51,13 @@ describe('PgBossScheduler', () => {
     await sleep(3_000);
     expect(calls).toBe(1);
   });
+
+  it('has its queue wake the worker by NOTIFY, also a queue an earlier release created without it', async () => {
+    const boss = await startPgBoss(database.url, log);
+    started.push(boss);
+    await boss.createQueue('test-older-queue', { policy: 'stately' });
+    expect((await boss.getQueue('test-older-queue'))?.notify).toBe(false);
+    await new PgBossScheduler(boss, log).every('test-older-queue', cron, async () => undefined);
+    expect((await boss.getQueue('test-older-queue'))?.notify).toBe(true);
+  });
 });

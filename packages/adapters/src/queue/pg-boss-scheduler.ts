@@ -15,7 +15,10 @@ export class PgBossScheduler implements Scheduler {
   async every(name: string, cron: string, task: () => Promise<void>): Promise<void> {
     // stately: at most one run queued and one running, so a slow run cannot pile up ticks behind it.
     // No retry: the next tick is the retry.
-    await this.boss.createQueue(name, { policy: 'stately', retryLimit: 0, expireInSeconds: 15 * 60, deleteAfterSeconds: 24 * 60 * 60 });
+    // notify: a tick wakes the worker when it is filed, so the worker needs no 2-second poll (its
+    // backstop poll is pg-boss's 30 s). Set on queues created before it was, too.
+    await this.boss.createQueue(name, { policy: 'stately', retryLimit: 0, expireInSeconds: 15 * 60, deleteAfterSeconds: 24 * 60 * 60, notify: true });
+    await this.boss.updateQueue(name, { notify: true });
     await this.boss.schedule(name, cron, null, { tz: 'UTC' });
     await this.boss.work(name, async () => {
       const started = performance.now();
