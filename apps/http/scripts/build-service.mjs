@@ -5,8 +5,8 @@
 // `ensureServiceBuilt` (every start, the tests' setup) rebuilds only when a source file changed
 // since the last build: about 0.4 s when it does, a few milliseconds of stat calls when not.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -67,7 +67,7 @@ export async function buildService() {
   // Each file is written beside its place and renamed over it, the entry points last: a process
   // starting while another rebuilds (the operator command beside a starting service) loads either
   // the old bundle or the new one, never half a file. Chunks are named by content, and old ones stay
-  // for a running service that still loads one lazily.
+  // until `pruneEarlierBuilds` removes them, long after any service started from them has loaded them.
   await mkdir(SERVICE_DIR, { recursive: true });
   const entries = new Set(['main.js', 'cli.js'].map((f) => join(SERVICE_DIR, f)));
   const files = [...result.outputFiles].sort((a, b) => Number(entries.has(a.path)) - Number(entries.has(b.path)));
@@ -80,6 +80,25 @@ export async function buildService() {
   const inputs = [...Object.keys(result.metafile.inputs).map((file) => join(root, file)), join(root, '../../pnpm-lock.yaml'), fileURLToPath(import.meta.url)];
   await writeFile(`${INPUTS}.${process.pid}.tmp`, JSON.stringify({ builtAt, inputs }));
   await rename(`${INPUTS}.${process.pid}.tmp`, INPUTS);
+  await pruneEarlierBuilds(new Set([...result.outputFiles.map((file) => basename(file.path)), basename(INPUTS)]));
+}
+
+/** How long a file of an earlier build stays: far longer than a start takes to load its chunks. */
+export const EARLIER_BUILD_GRACE_MS = 10 * 60_000;
+
+/**
+ * Removes the files of earlier builds (chunks are named by content, so each rebuild adds new ones).
+ * A service loads every chunk it will ever use while it starts (its dynamic imports are start-up
+ * steps), so a file older than the grace period that this build did not write is loaded by nobody.
+ */
+async function pruneEarlierBuilds(current) {
+  const now = Date.now();
+  for (const name of await readdir(SERVICE_DIR)) {
+    if (current.has(name)) continue;
+    const file = join(SERVICE_DIR, name);
+    const modified = await stat(file).then((s) => s.mtimeMs, () => now);
+    if (now - modified > EARLIER_BUILD_GRACE_MS) await rm(file, { force: true });
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
