@@ -9,6 +9,8 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** CPU seconds the load generator's process used, from its start to its report. */
+  cpuSeconds: number;
 }
 
 /**

@@ -26,6 +26,15 @@ const result = await autocannon({
     },
   ],
 });
+const cpu = process.cpuUsage();
 process.stdout.write(
-  JSON.stringify({ total: result.requests.total, perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors }) + '\n',
+  JSON.stringify({
+    total: result.requests.total,
+    perSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  }) + '\n',
 );
