@@ -88,6 +88,32 @@ function poolLosingOneCommitReply(pool: Pool): Pool {
   return wrapped;
 }
 
+/**
+ * A pool that records the number of triggers of each accept statement, in the order they are sent.
+ * With `hold`, the first transaction starts only once that promise settles.
+ */
+function poolRecordingBatches(pool: Pool, sizes: number[], hold?: Promise<void>): Pool {
+  const wrapped = Object.create(pool) as Pool;
+  let first = true;
+  wrapped.connect = (async () => {
+    if (first && hold) {
+      first = false;
+      await hold;
+    }
+    const client = await pool.connect();
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    const proxy = Object.create(client) as PoolClient;
+    proxy.query = ((...args: unknown[]) => {
+      const config = args[0] as { name?: string; values?: string[] };
+      if (config?.name === 'herald-accept-triggers') sizes.push(JSON.parse(config.values![0]).length);
+      return query(...args);
+    }) as PoolClient['query'];
+    proxy.release = (...args: Parameters<PoolClient['release']>) => client.release(...args);
+    return proxy;
+  }) as Pool['connect'];
+  return wrapped;
+}
+
 describe('TriggerBatcher', () => {
   it('answers accepted, not duplicate, for triggers whose batch committed though the reply was lost', async () => {
     const batcher = new TriggerBatcher(poolLosingOneCommitReply(database.db.pool), queue);
@@ -101,6 +127,36 @@ describe('TriggerBatcher', () => {
     expect(outcomes.map((o) => (o.accepted ? o.notifications : -1))).toEqual(Array(12).fill(1));
     // A real duplicate is still refused.
     expect(await batcher.accept(acceptance('lost-reply-0'))).toEqual({ accepted: false, reason: 'duplicate_transaction' });
+  });
+
+  it('sends a lone trigger at once, and starts a batch beside one in flight only once enough triggers wait', async () => {
+    const sizes: number[] = [];
+    const batcher = new TriggerBatcher(poolRecordingBatches(database.db.pool, sizes), queue);
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => batcher.accept(acceptance(`batching-${i}`))));
+    expect(outcomes.every((o) => o.accepted)).toBe(true);
+    // The first goes straight through; while it is in flight, the others wait until 16 can go
+    // together (twice), and the last 7 go once nothing is in flight (or they waited their limit).
+    // The statements may reach the database in another order than the batches were made.
+    expect(sizes.sort((a, b) => a - b)).toEqual([1, 7, 16, 16]);
+    const { rows } = await database.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE transaction_id LIKE 'batching-%'");
+    expect(rows[0].n).toBe(40);
+  });
+
+  it('lets a few triggers go beside a batch held up in flight once they have waited their limit', async () => {
+    const sizes: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const batcher = new TriggerBatcher(poolRecordingBatches(database.db.pool, sizes, held), queue, 50);
+    const first = batcher.accept(acceptance('held-0'));
+    const started = performance.now();
+    const others = await Promise.all([batcher.accept(acceptance('held-1')), batcher.accept(acceptance('held-2'))]);
+    // Accepted while the first is still held, after waiting about the limit, together.
+    expect(others.every((o) => o.accepted)).toBe(true);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    expect(sizes).toEqual([2]);
+    release();
+    expect((await first).accepted).toBe(true);
+    expect(sizes).toEqual([2, 1]);
   });
 });
 

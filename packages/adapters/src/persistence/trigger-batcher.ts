@@ -11,6 +11,18 @@ import { inTransaction } from './transaction';
 const MAX_BATCH = 200;
 /** Transactions in flight at once; further triggers wait and are accepted together by the next one. */
 const MAX_IN_FLIGHT = 4;
+/**
+ * Triggers that must be waiting before a batch starts while another is in flight. A trigger that
+ * finds none in flight goes straight through; under load, waiting a few milliseconds for the batch
+ * in flight makes batches of about this size instead of one-trigger batches, and most of a batch's
+ * cost is per statement and round trip, not per trigger. Measured with `pnpm bench trigger` (32
+ * connections, 2 cores), against starting a batch as soon as a slot was free: batches of about 14
+ * triggers instead of 4.5 on average (mostly one), PostgreSQL CPU per trigger 0.37-0.43 ms instead
+ * of 0.56-0.78 ms, and 1,800-2,100 triggers/s instead of 1,160-1,630 with a lower p99.
+ */
+const MIN_BATCH_ALONGSIDE = 16;
+/** The longest triggers wait for a batch in flight before they go beside it, however few. */
+const MAX_WAIT_MS = 25;
 
 // Accepts a batch of triggers in one statement. Per trigger: the event (unique per transactionId; a
 // reused one, or one repeated in the batch, is not inserted), any subscriber named by id that does
@@ -222,10 +234,14 @@ function queuesWork({ acceptance: a }: Pending, ran: JobOutcome[] = []): boolean
 export class TriggerBatcher {
   private readonly waiting: Pending[] = [];
   private inFlight = 0;
+  /** Set while triggers wait for a batch in flight: when it fires, they go whatever their number. */
+  private waitLimit: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly pool: Pool,
     private readonly queue: PgBossDeliveryQueue,
+    /** The longest a trigger waits for a batch in flight (one held up by a lock, say) before it goes beside it. */
+    private readonly maxWaitMs = MAX_WAIT_MS,
   ) {}
 
   accept(acceptance: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome> {
@@ -235,14 +251,22 @@ export class TriggerBatcher {
     });
   }
 
-  private pump(): void {
-    while (this.inFlight < MAX_IN_FLIGHT && this.waiting.length) {
+  private pump(waitedEnough = false): void {
+    while (this.waiting.length && this.inFlight < MAX_IN_FLIGHT && (this.inFlight === 0 || waitedEnough || this.waiting.length >= MIN_BATCH_ALONGSIDE)) {
+      clearTimeout(this.waitLimit);
+      this.waitLimit = undefined;
       const batch = this.waiting.splice(0, MAX_BATCH);
       this.inFlight++;
       void this.flush(batch).finally(() => {
         this.inFlight--;
         this.pump();
       });
+    }
+    if (this.waiting.length && !this.waitLimit) {
+      this.waitLimit = setTimeout(() => {
+        this.waitLimit = undefined;
+        this.pump(true);
+      }, this.maxWaitMs);
     }
   }
 
