@@ -32,6 +32,28 @@ describe('AuthenticateApiKey', () => {
     expect((error as DomainError).code).toBe('UNAUTHORIZED');
   });
 
+  it('shares one lookup between requests that miss the cache together, and does not keep a failed one', async () => {
+    const calls: string[] = [];
+    let fail = true;
+    const repository = tenancy({ [hashApiKey('secret')]: caller }, calls);
+    const auth = new AuthenticateApiKey({
+      findCallerByKeyHash: async (hash: string) => {
+        if (fail) {
+          calls.push(hash);
+          throw new Error('connection lost');
+        }
+        return repository.findCallerByKeyHash(hash);
+      },
+    } as TenancyRepository);
+    const failed = await Promise.allSettled(Array.from({ length: 5 }, () => auth.execute('ApiKey secret')));
+    expect(failed.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
+    expect(calls).toHaveLength(1);
+    fail = false;
+    const callers = await Promise.all(Array.from({ length: 5 }, () => auth.execute('ApiKey secret')));
+    expect(callers).toEqual(Array(5).fill(caller));
+    expect(calls).toHaveLength(2);
+  });
+
   it('forgets a revoked key after the cache lifetime', async () => {
     let now = 0;
     const keys = { [hashApiKey('secret')]: caller };

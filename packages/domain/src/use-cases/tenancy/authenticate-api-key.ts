@@ -6,10 +6,12 @@ import { hashApiKey } from './api-keys';
 /**
  * Resolves `Authorization: ApiKey <key>` (scheme in any case: HTTP scheme names are case-insensitive)
  * to its environment. Results are cached for `ttlMs`
- * (a revoked key stops working within that time) because this runs on every request.
+ * (a revoked key stops working within that time) because this runs on every request. The lookup
+ * itself is shared: requests that miss the cache together (every request in flight when an entry
+ * expires under load) wait for one lookup, not one each.
  */
 export class AuthenticateApiKey {
-  private readonly cache = new Map<string, { caller: Caller | null; expires: number }>();
+  private readonly cache = new Map<string, { caller: Promise<Caller | null>; expires: number }>();
 
   constructor(
     private readonly tenancy: TenancyRepository,
@@ -23,15 +25,18 @@ export class AuthenticateApiKey {
       throw new DomainError('UNAUTHORIZED', authorization ? 'Authorization header must be "ApiKey <key>"' : 'API key is missing: send "Authorization: ApiKey <key>"');
     }
     const hash = hashApiKey(match[1]);
-    const cached = this.cache.get(hash);
-    let caller: Caller | null;
-    if (cached && cached.expires > this.now()) {
-      caller = cached.caller;
-    } else {
-      caller = await this.tenancy.findCallerByKeyHash(hash);
+    let cached = this.cache.get(hash);
+    if (!cached || cached.expires <= this.now()) {
       if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, { caller, expires: this.now() + this.ttlMs });
+      const entry = { caller: this.tenancy.findCallerByKeyHash(hash), expires: Infinity };
+      this.cache.set(hash, (cached = entry));
+      // Its lifetime starts when the answer arrives; a failed lookup is not kept.
+      entry.caller.then(
+        () => (entry.expires = this.now() + this.ttlMs),
+        () => this.cache.get(hash) === entry && this.cache.delete(hash),
+      );
     }
+    const caller = await cached.caller;
     if (!caller) throw new DomainError('UNAUTHORIZED', 'API key is not valid');
     return caller;
   }
