@@ -42,4 +42,29 @@ describe('refreshPlannerStatistics', () => {
     expect(await refreshPlannerStatistics(counted)).toEqual([]);
     expect(calls).toEqual({ query: 1, connect: 0 });
   });
+
+  it('does not return a connection to the pool with a setting it could not reset', async () => {
+    const { pool } = database.db;
+    await pool.query('INSERT INTO subscribers (environment_id, subscriber_id) SELECT (SELECT id FROM environments LIMIT 1), \'reset-\' || g FROM generate_series(1, 20000) g');
+    await pool.query('SELECT pg_stat_force_next_flush()');
+    const released: unknown[] = [];
+    const failing = Object.create(pool) as typeof pool;
+    failing.query = pool.query.bind(pool) as typeof pool.query;
+    failing.connect = (async () => {
+      const client = await pool.connect();
+      const proxy = Object.create(client) as typeof client;
+      proxy.query = ((...args: Parameters<typeof client.query>) =>
+        args[0] === 'RESET lock_timeout' ? Promise.reject(new Error('connection lost')) : client.query(...args)) as typeof client.query;
+      proxy.release = (error?: Error | boolean) => (released.push(error), client.release(error));
+      return proxy;
+    }) as unknown as typeof pool.connect;
+    let analyzed: string[] = [];
+    for (let attempt = 0; attempt < 20 && !analyzed.includes('subscribers'); attempt++) {
+      analyzed = await refreshPlannerStatistics(failing);
+      if (!analyzed.includes('subscribers')) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(analyzed).toContain('subscribers');
+    // The round that analyzed destroyed its connection (a truthy release); earlier rounds returned theirs.
+    expect(released.at(-1)).toBe(true);
+  });
 });

@@ -36,6 +36,13 @@ export async function refreshPlannerStatistics(pool: Pool): Promise<string[]> {
   const { rows: grown } = await pool.query<{ relname: string }>(GROWN_TABLES, [HOT_TABLES]);
   if (!grown.length) return [];
   const client = await pool.connect();
+  // A setting or the lock that could not be undone must not go back to the pool with the connection.
+  let dirty = false;
+  const undo = (sql: string, values?: unknown[]) =>
+    client.query(sql, values).then(
+      () => undefined,
+      () => void (dirty = true),
+    );
   try {
     const { rows: locked } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
     if (!locked[0].ok) return [];
@@ -43,23 +50,24 @@ export async function refreshPlannerStatistics(pool: Pool): Promise<string[]> {
       // Read again under the lock: another process may have refreshed them meanwhile.
       const { rows } = await client.query<{ relname: string }>(GROWN_TABLES, [grown.map((r) => r.relname)]);
       if (!rows.length) return [];
-      // One short statement per table, each giving up rather than waiting behind a maintenance lock.
-      // A sample of 3,000 rows, not 30,000: enough for row counts and key plans, at a tenth of the
-      // cost (a table refreshed here has just grown; autovacuum's own ANALYZE refines it soon after).
-      await client.query("SET lock_timeout = '1s'");
-      await client.query('SET default_statistics_target = 10');
       try {
+        // One short statement per table, each giving up rather than waiting behind a maintenance lock.
+        // A sample of 3,000 rows, not 30,000: enough for row counts and key plans, at a tenth of the
+        // cost (a table refreshed here has just grown; autovacuum's own ANALYZE refines it soon after).
+        await client.query("SET lock_timeout = '1s'");
+        await client.query('SET default_statistics_target = 10');
         for (const { relname } of rows) await client.query(`ANALYZE "${relname}"`);
       } finally {
-        await client.query('RESET lock_timeout').catch(() => undefined);
-        await client.query('RESET default_statistics_target').catch(() => undefined);
+        await undo('RESET lock_timeout');
+        await undo('RESET default_statistics_target');
       }
       return rows.map((r) => r.relname);
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
+      await undo('SELECT pg_advisory_unlock($1)', [LOCK_KEY]);
     }
   } finally {
-    client.release();
+    // A truthy argument destroys the connection instead of returning it.
+    client.release(dirty || undefined);
   }
 }
 
