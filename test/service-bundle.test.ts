@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm, utimes, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EARLIER_BUILD_GRACE_MS, SERVICE_DIR, buildService } from '../apps/http/scripts/build-service.mjs';
@@ -21,6 +21,24 @@ describe('the service bundle (dist/service)', () => {
       expect(existsSync(join(SERVICE_DIR, 'inputs.json'))).toBe(true);
     } finally {
       await Promise.all([rm(old, { force: true }), rm(recent, { force: true })]);
+    }
+  });
+
+  it('keeps a file the last build wrote, however old, for the grace period after a rebuild replaces it', async () => {
+    const replaced = join(SERVICE_DIR, 'chunk-REPLACEDBUILDTEST.js');
+    await writeFile(replaced, 'export {};\n');
+    const past = new Date(Date.now() - EARLIER_BUILD_GRACE_MS - 60_000);
+    await utimes(replaced, past, past);
+    // As if the last build had written it: a service started from that build may still load it.
+    const inputs = join(SERVICE_DIR, 'inputs.json');
+    const record = JSON.parse(await readFile(inputs, 'utf8'));
+    await writeFile(inputs, JSON.stringify({ ...record, outputs: [...(record.outputs ?? []), 'chunk-REPLACEDBUILDTEST.js'] }));
+    try {
+      await buildService();
+      expect(existsSync(replaced)).toBe(true);
+      expect(Date.now() - (await stat(replaced)).mtimeMs).toBeLessThan(60_000);
+    } finally {
+      await rm(replaced, { force: true });
     }
   });
 });

@@ -5,7 +5,7 @@
 // `ensureServiceBuilt` (every start, the tests' setup) rebuilds only when a source file changed
 // since the last build: about 0.4 s when it does, a few milliseconds of stat calls when not.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -69,6 +69,7 @@ export async function buildService() {
   // the old bundle or the new one, never half a file. Chunks are named by content, and old ones stay
   // until `pruneEarlierBuilds` removes them, long after any service started from them has loaded them.
   await mkdir(SERVICE_DIR, { recursive: true });
+  const previous = await readFile(INPUTS, 'utf8').then((text) => JSON.parse(text).outputs ?? [], () => []);
   const entries = new Set(['main.js', 'cli.js'].map((f) => join(SERVICE_DIR, f)));
   const files = [...result.outputFiles].sort((a, b) => Number(entries.has(a.path)) - Number(entries.has(b.path)));
   for (const file of files) {
@@ -78,9 +79,14 @@ export async function buildService() {
   }
   // The lockfile too: the bundle imports npm packages by their versioned paths.
   const inputs = [...Object.keys(result.metafile.inputs).map((file) => join(root, file)), join(root, '../../pnpm-lock.yaml'), fileURLToPath(import.meta.url)];
-  await writeFile(`${INPUTS}.${process.pid}.tmp`, JSON.stringify({ builtAt, inputs }));
+  const outputs = result.outputFiles.map((file) => basename(file.path));
+  await writeFile(`${INPUTS}.${process.pid}.tmp`, JSON.stringify({ builtAt, inputs, outputs }));
   await rename(`${INPUTS}.${process.pid}.tmp`, INPUTS);
-  await pruneEarlierBuilds(new Set([...result.outputFiles.map((file) => basename(file.path)), basename(INPUTS)]));
+  // The files this build replaced start their grace period now, not when they were written: a
+  // service that started from them a moment ago has yet to load its later chunks.
+  const now = new Date();
+  for (const name of previous) if (!outputs.includes(name)) await utimes(join(SERVICE_DIR, name), now, now).catch(() => undefined);
+  await pruneEarlierBuilds(new Set([...outputs, basename(INPUTS)]));
 }
 
 /** How long a file of an earlier build stays: far longer than a start takes to load its chunks. */
@@ -89,7 +95,8 @@ export const EARLIER_BUILD_GRACE_MS = 10 * 60_000;
 /**
  * Removes the files of earlier builds (chunks are named by content, so each rebuild adds new ones).
  * A service loads every chunk it will ever use while it starts (its dynamic imports are start-up
- * steps), so a file older than the grace period that this build did not write is loaded by nobody.
+ * steps), so a file replaced longer ago than the grace period (its modification time is set when a
+ * build replaces it) is loaded by nobody. Whatever cannot be removed (a directory) is left.
  */
 async function pruneEarlierBuilds(current) {
   const now = Date.now();
@@ -97,7 +104,7 @@ async function pruneEarlierBuilds(current) {
     if (current.has(name)) continue;
     const file = join(SERVICE_DIR, name);
     const modified = await stat(file).then((s) => s.mtimeMs, () => now);
-    if (now - modified > EARLIER_BUILD_GRACE_MS) await rm(file, { force: true });
+    if (now - modified > EARLIER_BUILD_GRACE_MS) await rm(file, { force: true }).catch(() => undefined);
   }
 }
 
