@@ -1,6 +1,6 @@
-import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
+import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
 import { postgresCpuSeconds, report, startBenchService, summarize } from './support/herald';
 import { runTriggerLoad } from './support/load';
 

@@ -84,9 +84,10 @@ export async function buildService() {
   await rename(`${INPUTS}.${process.pid}.tmp`, INPUTS);
   // The files this build replaced start their grace period now, not when they were written: a
   // service that started from them a moment ago has yet to load its later chunks.
+  const current = new Set([...outputs, basename(INPUTS)]);
   const now = new Date();
-  for (const name of previous) if (!outputs.includes(name)) await utimes(join(SERVICE_DIR, name), now, now).catch(() => undefined);
-  await pruneEarlierBuilds(new Set([...outputs, basename(INPUTS)]));
+  for (const name of previous) if (!current.has(name)) await utimes(join(SERVICE_DIR, name), now, now).catch(() => undefined);
+  await pruneEarlierBuilds(current);
 }
 
 /** How long a file of an earlier build stays: far longer than a start takes to load its chunks. */

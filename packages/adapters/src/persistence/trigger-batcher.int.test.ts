@@ -89,11 +89,12 @@ function poolLosingOneCommitReply(pool: Pool): Pool {
 }
 
 /**
- * A pool that records the number of triggers of each accept statement, in the order they are sent.
- * With `hold`, the first transaction starts only once that promise settles.
+ * A pool that records the number of triggers of each accept statement sent in a transaction, in the
+ * order they are sent. With `hold`, the first transaction starts only once that promise settles.
  */
 function poolRecordingBatches(pool: Pool, sizes: number[], hold?: Promise<void>): Pool {
   const wrapped = Object.create(pool) as Pool;
+  wrapped.query = pool.query.bind(pool) as Pool['query'];
   let first = true;
   wrapped.connect = (async () => {
     if (first && hold) {
@@ -368,23 +369,11 @@ describe('TriggerBatcher running the first in-app step inline', () => {
   });
 
   it('keeps a batch together when only a duplicate\'s own step saw its object', async () => {
-    let statements = 0;
-    const pool = Object.create(database.db.pool) as Pool;
-    pool.query = database.db.pool.query.bind(database.db.pool) as Pool['query'];
-    pool.connect = (async () => {
-      const client = await database.db.pool.connect();
-      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-      const counting = Object.create(client) as PoolClient;
-      counting.query = ((...args: unknown[]) => {
-        if ((args[0] as { name?: string })?.name === 'herald-accept-triggers') statements++;
-        return query(...args);
-      }) as PoolClient['query'];
-      return counting;
-    }) as Pool['connect'];
-    const batcher = new TriggerBatcher(pool, queue);
+    const statements: number[] = [];
+    const batcher = new TriggerBatcher(poolRecordingBatches(database.db.pool, statements), queue);
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'resent', 'Resent')`, [env]);
     expect(await batcher.accept(trigger(greet, 'inline-8a', ['resent'], [{ subscriberId: 'resent', firstName: 'Once' }]), runInline(greet))).toMatchObject({ accepted: true });
-    statements = 0;
+    statements.length = 0;
     const [again, other] = await inOneBatch(batcher, 'inline-8', () => [
         batcher.accept(trigger(greet, 'inline-8a', ['resent'], [{ subscriberId: 'resent', firstName: 'Twice' }]), runInline(greet)),
         batcher.accept(trigger(greet, 'inline-8b', ['grace']), runInline(greet)),
@@ -392,7 +381,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(again).toEqual({ accepted: false, reason: 'duplicate_transaction' });
     expect(other.accepted && other.inline.map((o) => o.status)).toEqual(['completed']);
     // The two were accepted by one statement, not again one by one, and the duplicate changed nothing.
-    expect(statements).toBe(1);
+    expect(statements).toHaveLength(1);
     expect(await rows(`SELECT first_name FROM subscribers WHERE subscriber_id = 'resent'`)).toEqual([{ first_name: 'Once' }]);
   });
 
