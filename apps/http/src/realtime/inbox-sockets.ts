@@ -13,30 +13,49 @@ export interface InboxSocketsDependencies {
   logger: Logger;
 }
 
+/** How long this process still counts as holding sockets after its last one left (a reload reconnects within it). */
+const PRESENCE_LINGER_MS = 30_000;
+
 const room = (environmentId: string, subscriberRef: string) => `${environmentId}:${subscriberRef}`;
 
 /**
  * The Inbox's live channel: socket.io (what `@novu/js` opens for a self-hosted socketUrl) on the
  * HTTP server's own port, at /socket.io. A socket is authorised by its subscriber token and joins
  * its subscriber's room; whatever the feed carries for the subscribers held here is read in one
- * batch and pushed as `notification_received` and `unread_count_changed`.
+ * batch and pushed as `notification_received` and `unread_count_changed`. While it holds sockets
+ * it tells the feed so (see `InboxFeed.setPresent`): before a socket is let in, and no longer
+ * once the last one has been gone for a while.
  */
 export class InboxSockets {
   private readonly io: Server;
   private readonly unsubscribe: () => void;
+  /** Sockets authorised and not yet in the namespace (they join it on the next tick). */
+  private arriving = 0;
+  private presenceCheck: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(server: HttpServer, private readonly deps: InboxSocketsDependencies) {
     this.io = new Server(server, { path: '/socket.io', serveClient: false, transports: ['websocket', 'polling'], pingInterval: 25_000 });
     this.io.use((socket, next) => {
       const token = socket.handshake.query.token ?? socket.handshake.auth?.token;
       this.authorise(typeof token === 'string' ? token : undefined, socket.handshake.headers.origin, socket.handshake.headers.host)
-        .then((roomName) => {
+        .then(async (roomName) => {
           socket.data.room = roomName;
+          this.arriving++;
+          try {
+            await this.deps.feed.setPresent(true);
+          } finally {
+            this.arriving--;
+          }
           next();
         })
-        .catch((error: unknown) => next(new Error(error instanceof DomainError ? error.message : 'unauthorised')));
+        .catch((error: unknown) => next(new Error(error instanceof DomainError ? error.message : 'unauthorised')))
+        .finally(() => this.checkPresenceLater());
     });
-    this.io.on('connection', (socket) => void socket.join(socket.data.room as string));
+    this.io.on('connection', (socket) => {
+      void socket.join(socket.data.room as string);
+      socket.on('disconnect', () => this.checkPresenceLater());
+    });
     this.unsubscribe = deps.feed.subscribe((events) => void this.push(events));
   }
 
@@ -47,9 +66,18 @@ export class InboxSockets {
 
   /** Drops every socket (the HTTP server, closed by its owner, would otherwise wait for them). */
   close(): void {
+    this.closed = true;
+    clearTimeout(this.presenceCheck);
     this.unsubscribe();
     this.io.disconnectSockets(true);
     this.io.engine.close();
+  }
+
+  /** Re-states this process's presence a while after sockets left (or one was refused, or never opened). */
+  private checkPresenceLater(): void {
+    clearTimeout(this.presenceCheck);
+    if (this.closed) return;
+    this.presenceCheck = setTimeout(() => void this.deps.feed.setPresent(this.io.sockets.sockets.size + this.arriving > 0), PRESENCE_LINGER_MS).unref();
   }
 
   private async authorise(token: string | undefined, origin: string | undefined, host: string | undefined): Promise<string> {

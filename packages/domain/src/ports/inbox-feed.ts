@@ -15,4 +15,9 @@ export interface InboxFeed {
   publish(events: readonly InboxFeedEvent[]): void;
   /** Hears what any process published (this one too); returns the function that stops listening. */
   subscribe(listener: (events: InboxFeedEvent[]) => void): () => void;
+  /**
+   * Whether this process holds live Inbox clients. While no process does, publishing may send
+   * nothing; resolves once the change is announced to the other processes (never rejects).
+   */
+  setPresent(present: boolean): Promise<void>;
 }
