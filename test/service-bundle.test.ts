@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { EARLIER_BUILD_GRACE_MS, SERVICE_DIR, buildService } from '../apps/http/scripts/build-service.mjs';
+import { SERVICE_NODE_FLAGS } from '../apps/http/scripts/node-flags.mjs';
 
 describe('the service bundle (dist/service)', () => {
   it('removes the files of earlier builds once no start can still be loading them, and keeps recent ones', async () => {
@@ -40,5 +42,14 @@ describe('the service bundle (dist/service)', () => {
     } finally {
       await rm(replaced, { force: true });
     }
+  });
+});
+
+describe('pnpm start', () => {
+  it('runs the service with the Node flags that tests and benchmarks start it with', async () => {
+    const scripts = async (path: string) => JSON.parse(await readFile(fileURLToPath(new URL(path, import.meta.url)), 'utf8')).scripts;
+    expect(SERVICE_NODE_FLAGS.length).toBeGreaterThan(0);
+    expect((await scripts('../package.json')).start).toBe(`node ${SERVICE_NODE_FLAGS.join(' ')} apps/http/scripts/start.mjs`);
+    expect((await scripts('../apps/http/package.json')).start).toBe(`node ${SERVICE_NODE_FLAGS.join(' ')} scripts/start.mjs`);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { isAlive } from '@herald/adapters';
+import { SERVICE_NODE_FLAGS } from '../../apps/http/scripts/node-flags.mjs';
 
 // Herald on its own embedded PostgreSQL (no DATABASE_URL), started as a user starts it.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,7 +23,7 @@ export async function startEmbedded(dataDir: string): Promise<{ child: ChildProc
 
 /** Herald started on `dataDir`; `logged` waits (up to 60 s) for a line of its output to match. */
 export function spawnEmbedded(dataDir: string): { child: ChildProcess; logged: (pattern: RegExp) => Promise<RegExpExecArray>; output: () => string } {
-  const child = spawn(process.execPath, ['apps/http/scripts/start.mjs'], { cwd: ROOT, env: embeddedEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'apps/http/scripts/start.mjs'], { cwd: ROOT, env: embeddedEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

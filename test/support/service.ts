@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { createTestDatabase } from '@herald/adapters/testing';
+import { SERVICE_NODE_FLAGS } from '../../apps/http/scripts/node-flags.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const START = fileURLToPath(new URL('../../apps/http/scripts/start.mjs', import.meta.url));
@@ -28,7 +29,7 @@ export interface TestService {
   startPeer(env?: Record<string, string>): Promise<TestService>;
 }
 
-/** Starts Herald as a user would (`pnpm start`: `node apps/http/scripts/start.mjs`) on a fresh database. */
+/** Starts Herald as a user would (`pnpm start`: `node <SERVICE_NODE_FLAGS> apps/http/scripts/start.mjs`) on a fresh database. */
 export async function startService(
   env: Record<string, string> = {},
   shared?: { db: { url: string; drop(): Promise<void> }; apiKey: string },
@@ -41,7 +42,7 @@ export async function startService(
 
   const launch = () =>
     new Promise<void>((resolve, reject) => {
-      child = spawn(process.execPath, [START], {
+      child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, START], {
         cwd: ROOT,
         env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, HERALD_API_KEY: apiKey, LOG_LEVEL: 'info', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

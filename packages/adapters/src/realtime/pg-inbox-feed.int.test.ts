@@ -62,11 +62,13 @@ describe('PgInboxFeed presence', () => {
     const sent = await rawListener();
     const publisher = await feed();
     const holder = await feed();
+    expect(publisher.feed.heard()).toBe(false);
     publisher.feed.publish(event('nobody-listens'));
     holder.feed.publish(event('nobody-listens-either'));
 
     await holder.feed.setPresent(true);
     await publishUntilHeard(publisher.feed, holder.heard, 'someone-listens');
+    expect(publisher.feed.heard()).toBe(true);
     // Publishing is one statement after another: had the first events been sent, they would have come first.
     expect(holder.heard.filter((r) => r.startsWith('nobody'))).toEqual([]);
     expect(sent.join()).not.toContain('nobody');
@@ -84,6 +86,7 @@ describe('PgInboxFeed presence', () => {
 
     await holder.feed.setPresent(false);
     await expectSilenceAfterChecks(publisher.feed, sent, 'after-leaving');
+    expect(publisher.feed.heard()).toBe(false);
 
     // A holder whose connection ends (a process killed) stops counting with it.
     const dying = await feed();

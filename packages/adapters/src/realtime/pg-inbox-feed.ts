@@ -98,10 +98,14 @@ export class PgInboxFeed implements InboxFeed {
     private readonly recheckMs = PRESENCE_RECHECK_MS,
   ) {}
 
+  heard(): boolean {
+    return this.present || this.audience !== 'none';
+  }
+
   publish(events: readonly InboxFeedEvent[]): void {
     if (!events.length) return;
     // Nobody would push them: a client that connects later reads them with its first fetch.
-    if (!this.present && this.audience === 'none') return;
+    if (!this.heard()) return;
     if (!this.present && this.audience === 'some' && Date.now() - this.audienceCheckedAt > this.recheckMs) void this.checkAudience();
     for (const e of events) this.unsent.push(e);
     if (this.unsent.length > UNSENT_MAX) this.unsent.splice(0, this.unsent.length - UNSENT_MAX);

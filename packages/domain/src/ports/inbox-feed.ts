@@ -11,6 +11,11 @@ export interface InboxFeedEvent {
 
 /** Carries inbox changes to every process of the installation, so each can push to its own sockets. */
 export interface InboxFeed {
+  /**
+   * Whether what is published now may reach a client: false while no process holds Inbox sockets
+   * (see `setPresent`), when publishing sends nothing and a publisher need not build its events.
+   */
+  heard(): boolean;
   /** Fire and forget: never throws, never blocks the caller; events may be merged or split. */
   publish(events: readonly InboxFeedEvent[]): void;
   /** Hears what any process published (this one too); returns the function that stops listening. */

@@ -10,6 +10,8 @@ export class InboxLiveObserver implements DeliveryObserver {
   constructor(private readonly feed: InboxFeed) {}
 
   recorded(outcomes: readonly JobOutcome[]): void {
+    // A fan-out chunk records a thousand outcomes: skip grouping them when nobody would hear.
+    if (!this.feed.heard()) return;
     const bySubscriber = new Map<string, InboxFeedEvent>();
     for (const { job, status, message } of outcomes) {
       if (job.step.type !== 'in_app' || status !== 'completed' || !message) continue;

@@ -29,7 +29,7 @@ function notification(id: string, severity: InboxNotification['severity'], extra
 describe('InboxLiveObserver', () => {
   it('publishes once per slice, one event per subscriber that got an in-app message', () => {
     const published: InboxFeedEvent[][] = [];
-    const feed: InboxFeed = { publish: (events) => void published.push([...events]), subscribe: () => () => undefined, setPresent: async () => undefined };
+    const feed: InboxFeed = { heard: () => true, publish: (events) => void published.push([...events]), subscribe: () => () => undefined, setPresent: async () => undefined };
     const observer = new InboxLiveObserver(feed);
     observer.recorded([outcome('j1', 'ada', 'in_app'), outcome('j2', 'ada', 'in_app'), outcome('j3', 'bob', 'email'), outcome('j4', 'cy', 'in_app', 'failed')]);
     expect(published).toEqual([[{ environmentId: 'env-1', subscriberRef: 'ada', jobIds: ['j1', 'j2'] }]]);
