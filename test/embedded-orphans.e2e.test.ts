@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -131,3 +132,22 @@ it('acts on a SIGTERM that arrives while it starts: it finishes starting, then s
   expect(postgresRunning(dataDir)).toBe(false);
   expect(await until(() => processesMentioning(dataDir).length === 0, 15_000)).toBe(true);
 }, 180_000);
+
+it('exits with code 1 naming the error when its port is taken, having stopped its workers and its database', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  try {
+    const herald = spawnEmbedded(dataDir, { PORT: String((taken.address() as AddressInfo).port) });
+    // Workers were already running when the listen failed: a start that left them holding pooled
+    // connections waited forever for its pool to close (and logged a failed worker check every second).
+    const exited = await Promise.race([exitOf(herald.child), new Promise<'running'>((r) => setTimeout(() => r('running'), 30_000))]);
+    if (exited === 'running') herald.child.kill('SIGKILL');
+    expect(exited).toBe(1);
+    expect(herald.output()).toMatch(/EADDRINUSE/);
+    expect(herald.output()).not.toMatch(/Cannot use a pool after calling end/);
+    // Stopped by the service itself before it exited, not later by the watchdog.
+    expect(postgresRunning(dataDir)).toBe(false);
+  } finally {
+    taken.close();
+  }
+}, 120_000);

@@ -21,9 +21,12 @@ export async function startEmbedded(dataDir: string): Promise<{ child: ChildProc
   return { child: herald.child, url, output: herald.output };
 }
 
-/** Herald started on `dataDir`; `logged` waits (up to 60 s) for a line of its output to match. */
-export function spawnEmbedded(dataDir: string): { child: ChildProcess; logged: (pattern: RegExp) => Promise<RegExpExecArray>; output: () => string } {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'apps/http/scripts/start.mjs'], { cwd: ROOT, env: embeddedEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Herald started on `dataDir` (with `env` on top); `logged` waits (up to 60 s) for a line of its output to match. */
+export function spawnEmbedded(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; logged: (pattern: RegExp) => Promise<RegExpExecArray>; output: () => string } {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'apps/http/scripts/start.mjs'], { cwd: ROOT, env: { ...embeddedEnv(dataDir), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

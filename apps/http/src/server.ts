@@ -47,10 +47,35 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
     embedded = await start.database;
     databaseUrl = embedded.url;
   }
+  // What has started so far. `stopStarted` stops it in one order, both for `stop` and for a start
+  // that fails halfway (a port in use): workers and listeners that hold pooled connections first, or
+  // closing the pool waits for them forever.
   let db: Database | undefined;
   let boss: PgBoss | undefined;
   let stopStatistics: (() => Promise<void>) | undefined;
   let metricsServer: ServerType | undefined;
+  let server: ServerType | undefined;
+  let sockets: InboxSockets | undefined;
+  let inboxFeed: PgInboxFeed | undefined;
+  let deliveryQueue: PgBossDeliveryQueue | undefined;
+  let deadWorkers: Awaited<ReturnType<typeof watchForDeadWorkers>> | undefined;
+  let recovery: NodeJS.Timeout | undefined;
+  const stopStarted = () =>
+    eachInTurn([
+      () => clearInterval(recovery),
+      () => deadWorkers?.stop(),
+      () => stopStatistics?.(),
+      () => sockets?.close(),
+      () => closed(server),
+      () => closed(metricsServer),
+      () => inboxFeed?.stop(),
+      // Workers finish the batches they hold (their results are recorded) before anything closes.
+      () => deliveryQueue?.stop(),
+      () => deadWorkers?.leave(),
+      () => boss && stopPgBoss(boss),
+      () => db?.close(),
+      () => embedded?.stop(),
+    ]);
   try {
     db = connectDatabase(databaseUrl);
     const migrating = applyMigrations(db.pool);
@@ -82,10 +107,8 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
     });
 
     // Queues exist before the first trigger enqueues into them; workers run unless this is an API-only process.
-    const deliveryQueue = resolver.get(PgBossDeliveryQueue);
+    deliveryQueue = resolver.get(PgBossDeliveryQueue);
     await deliveryQueue.ensureQueues();
-    let recovery: NodeJS.Timeout | undefined;
-    let deadWorkers: Awaited<ReturnType<typeof watchForDeadWorkers>> | undefined;
     if (config.runWorkers) {
       // Registered before consuming, so every lease and fan-out it takes names a live process.
       deadWorkers = await watchForDeadWorkers(resolver, logger);
@@ -113,11 +136,11 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
       metricsServer = await listen(metricsRouter(metrics).fetch, separateMetrics, config.host);
       logger.info({ metrics: `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` }, 'serving metrics on their own port');
     }
-    const server = await listen(app.fetch, config.port, config.host);
+    server = await listen(app.fetch, config.port, config.host);
     // Live inbox updates: LISTEN for every process's changes, push them over this port's sockets.
-    const inboxFeed = resolver.get(PgInboxFeed);
+    inboxFeed = resolver.get(PgInboxFeed);
     await inboxFeed.start();
-    const sockets = new InboxSockets(server as HttpServer, {
+    sockets = new InboxSockets(server as HttpServer, {
       authenticate: resolver.get(AuthenticateSubscriberToken),
       origins: resolver.get(InboxOrigins),
       feed: inboxFeed,
@@ -128,40 +151,36 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
     const url = `http://127.0.0.1:${port}`;
     logger.info({ url, docs: `${url}/docs` }, `${config.serviceName} is listening`);
 
-    const database = db;
-    const queue = boss;
     let stopping: Promise<void> | undefined;
     return {
       url,
       port,
       databaseUrl,
       logger,
-      stop: () =>
-        (stopping ??= (async () => {
-          clearInterval(recovery);
-          deadWorkers?.stop();
-          await stopStatistics?.();
-          sockets.close();
-          await new Promise<void>((resolve) => server.close(() => resolve()));
-          await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
-          await inboxFeed.stop();
-          // Workers finish the batches they hold (their results are recorded) before anything closes.
-          await deliveryQueue.stop();
-          await deadWorkers?.leave();
-          await stopPgBoss(queue);
-          await database.close();
-          await embedded?.stop();
-          await tracing.shutdown();
-        })()),
+      stop: () => (stopping ??= stopStarted().finally(() => tracing.shutdown())),
     };
   } catch (error) {
-    metricsServer?.close();
-    await stopStatistics?.();
-    if (boss) await stopPgBoss(boss).catch(() => undefined);
-    await db?.close();
-    await embedded?.stop();
+    await stopStarted().catch((err: unknown) => logger.error({ err }, 'stopping what had started did not finish cleanly'));
     throw error;
   }
+}
+
+/** Runs each step after the one before, all of them even when one fails; fails with the first failure. */
+async function eachInTurn(steps: Array<() => unknown>): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
+}
+
+/** Resolves once the server (if any) has stopped listening and its connections are closed. */
+function closed(server: ServerType | undefined): Promise<void> {
+  return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
 }
 
 function listen(fetch: Parameters<typeof serve>[0]['fetch'], port: number, hostname: string): Promise<ServerType> {
