@@ -19,7 +19,7 @@ import { postgresCpuSeconds, processCpuSeconds, processMemoryMb, report, spawnHe
 const SUBSCRIBERS = Number(process.env.FANOUT_SUBSCRIBERS ?? 100_000);
 // The trigger's payload: a headline, plus (opt-in) FANOUT_PAYLOAD_BYTES characters of random text,
 // which compresses about as little as real text: real payloads run from a few hundred bytes to a few KB.
-const RUNS = Number(process.env.FANOUT_RUNS ?? (SUBSCRIBERS >= 1_000_000 ? 1 : 3));
+const RUNS = Math.max(1, Math.floor(Number(process.env.FANOUT_RUNS ?? (SUBSCRIBERS >= 1_000_000 ? 1 : 3))) || 1);
 const PAYLOAD_BYTES = Number(process.env.FANOUT_PAYLOAD_BYTES ?? 0);
 const PAYLOAD = { headline: 'big news', ...(PAYLOAD_BYTES ? { article: randomBytes(PAYLOAD_BYTES).toString('base64').slice(0, PAYLOAD_BYTES) } : {}) };
 const API_KEY = 'bench-key';
@@ -90,6 +90,8 @@ try {
   // The polls share one connection: a connection per poll (a new backend and its password exchange
   // ten times a second) took about 5% of the machine's CPU during the fan-out (perf, all processes).
   const poller = new pg.Client({ connectionString: db });
+  // A connection lost mid-run fails the poll that uses it (and so the bench), not the process with an unhandled 'error' event.
+  poller.on('error', (err) => console.error(`the poller's connection failed: ${err.message}`));
   await poller.connect();
 
   /** One fan-out to every subscriber, from its trigger to its last inbox row. */
