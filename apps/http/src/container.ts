@@ -32,7 +32,7 @@ import {
   UpsertTopic,
 } from '@herald/domain';
 import { PrismaPreferenceRepository, PrismaTopicRepository } from '@herald/adapters';
-import { ClaimIdempotencyKey, IdempotencyStore, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
+import { ClaimIdempotencyKey, IdempotencyStore, PurgeClosedThrottleWindows, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
 import { PgBossScheduler, PrismaIdempotencyStore, type PgBoss } from '@herald/adapters';
 import type { Logger } from 'pino';
 import {
@@ -216,6 +216,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   container.bind<ThrottleRepository>(ThrottleRepository).toConstantValue(new SqlThrottleRepository(db.workerPool));
   const digests = new DigestStepHandler(container.get<DigestRepository>(DigestRepository));
   const throttles = new ThrottleStepHandler(container.get<ThrottleRepository>(ThrottleRepository));
+  useCase(PurgeClosedThrottleWindows, (t: ThrottleRepository) => new PurgeClosedThrottleWindows(t), [ThrottleRepository]);
   useCase(
     RunNotifications,
     (jobs: JobRepository, integrations: IntegrationRepository, providers: ProviderRegistry, http: HttpClient, tenancy: TenancyRepository, observers: DeliveryObservers) =>

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { applyMigrations, connectDatabase, pendingMigrations, SqlDeliveryBacklog, keepPlannerStatistics, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
 import { RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
 import { PgBossDeliveryQueue } from '@herald/adapters';
-import { BootstrapOrganization, EnsureBuiltInIntegrations, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
+import { BootstrapOrganization, EnsureBuiltInIntegrations, PurgeClosedThrottleWindows, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
@@ -101,9 +101,15 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
     }
 
     const purgeIdempotencyKeys = resolver.get(PurgeExpiredIdempotencyKeys);
-    await resolver.get<Scheduler>(Scheduler).every('idempotency-keys-purge', '* * * * *', async () => {
+    const scheduler = resolver.get<Scheduler>(Scheduler);
+    await scheduler.every('idempotency-keys-purge', '* * * * *', async () => {
       const purged = await purgeIdempotencyKeys.execute();
       if (purged) logger.debug({ purged }, 'purged expired idempotency keys');
+    });
+    const purgeThrottleWindows = resolver.get(PurgeClosedThrottleWindows);
+    await scheduler.every('throttle-windows-purge', '17 * * * *', async () => {
+      const purged = await purgeThrottleWindows.execute();
+      if (purged) logger.debug({ purged }, 'purged closed throttle windows and old admissions');
     });
 
     // Queues exist before the first trigger enqueues into them; workers run unless this is an API-only process.

@@ -24,6 +24,7 @@ export * from './ports/scheduler';
 export * from './use-cases/idempotency/request-fingerprint';
 export * from './use-cases/idempotency/claim-idempotency-key';
 export * from './use-cases/idempotency/purge-expired-idempotency-keys';
+export * from './use-cases/delivery/purge-closed-throttle-windows';
 export * from './entities/topic';
 export * from './entities/subscription';
 export * from './entities/preferences';

@@ -8,7 +8,7 @@ import { jsonParam, prepared } from './sql-params';
 const ADMIT = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(ord int, job_id uuid, environment_id uuid, workflow_id uuid, subscriber_id uuid,
-    throttle_key text, window_start timestamptz)
+    throttle_key text, window_start timestamptz, window_end timestamptz)
 ), prior AS (
   SELECT a.job_id, a.ordinal FROM throttle_admissions a WHERE a.job_id IN (SELECT job_id FROM input)
 ), fresh AS (
@@ -16,9 +16,11 @@ WITH input AS (
     count(*) OVER (PARTITION BY workflow_id, subscriber_id, throttle_key, window_start) AS n
   FROM input i WHERE i.job_id NOT IN (SELECT job_id FROM prior)
 ), counted AS (
-  INSERT INTO throttle_windows AS t (environment_id, workflow_id, subscriber_id, throttle_key, window_start, count)
-  SELECT DISTINCT environment_id, workflow_id, subscriber_id, throttle_key, window_start, n FROM fresh
-  ON CONFLICT (workflow_id, subscriber_id, throttle_key, window_start) DO UPDATE SET count = t.count + excluded.count
+  INSERT INTO throttle_windows AS t (environment_id, workflow_id, subscriber_id, throttle_key, window_start, window_end, count)
+  SELECT DISTINCT ON (workflow_id, subscriber_id, throttle_key, window_start) environment_id, workflow_id, subscriber_id, throttle_key, window_start, window_end, n
+  FROM fresh ORDER BY workflow_id, subscriber_id, throttle_key, window_start, window_end DESC
+  ON CONFLICT (workflow_id, subscriber_id, throttle_key, window_start) DO UPDATE
+    SET count = t.count + excluded.count, window_end = GREATEST(t.window_end, excluded.window_end)
   RETURNING t.workflow_id, t.subscriber_id, t.throttle_key, t.window_start, t.count
 ), placed AS (
   INSERT INTO throttle_admissions (job_id, ordinal)
@@ -30,6 +32,13 @@ WITH input AS (
 SELECT job_id, ordinal FROM placed UNION ALL SELECT job_id, ordinal FROM prior`;
 
 const admitStatement = prepared('herald-throttle-admit', ADMIT);
+
+const PURGE_BATCH = 5_000;
+// In batches, so one purge never holds many row locks or a long transaction.
+const PURGE_WINDOWS = `DELETE FROM throttle_windows
+WHERE ctid = ANY(ARRAY(SELECT ctid FROM throttle_windows WHERE window_end < $1::timestamptz LIMIT ${PURGE_BATCH}))`;
+const PURGE_ADMISSIONS = `DELETE FROM throttle_admissions
+WHERE ctid = ANY(ARRAY(SELECT ctid FROM throttle_admissions WHERE created_at < $1::timestamptz LIMIT ${PURGE_BATCH}))`;
 
 /** Throttle counters in PostgreSQL: one row per fixed window, one admission row per counted job. */
 export class SqlThrottleRepository implements ThrottleRepository {
@@ -45,6 +54,7 @@ export class SqlThrottleRepository implements ThrottleRepository {
       subscriber_id: e.subscriberId,
       throttle_key: e.throttleKey,
       window_start: e.windowStart.toISOString(),
+      window_end: e.windowEnd.toISOString(),
     }));
     const { rows } = await this.pool.query<{ job_id: string; ordinal: number }>(admitStatement([jsonParam(input)]));
     const places = new Map(rows.map((r) => [r.job_id, r.ordinal]));
@@ -53,5 +63,20 @@ export class SqlThrottleRepository implements ThrottleRepository {
       if (place === undefined) throw new Error(`throttle job ${e.jobId} was not counted`);
       return place;
     });
+  }
+
+  async purge(windowsClosedBefore: Date, admittedBefore: Date): Promise<number> {
+    let purged = 0;
+    for (const [statement, before] of [
+      [PURGE_WINDOWS, windowsClosedBefore],
+      [PURGE_ADMISSIONS, admittedBefore],
+    ] as const) {
+      for (;;) {
+        const { rowCount } = await this.pool.query(statement, [before]);
+        purged += rowCount ?? 0;
+        if ((rowCount ?? 0) < PURGE_BATCH) break;
+      }
+    }
+    return purged;
   }
 }

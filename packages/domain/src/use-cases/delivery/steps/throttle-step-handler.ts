@@ -48,6 +48,7 @@ export class ThrottleStepHandler implements StepHandler {
       subscriberId: job.subscriber.id,
       throttleKey: keyValue(variables, c.throttleKey),
       windowStart,
+      windowEnd: new Date(windowStart.getTime() + length),
     });
     const span = `the ${window.amount} ${window.unit} window from ${windowStart.toISOString()}`;
     if (place <= threshold) {

@@ -116,12 +116,12 @@ describe('DigestStepHandler', () => {
 describe('ThrottleStepHandler', () => {
   it('lets the first threshold executions of a fixed window through and skips the rest of the others', async () => {
     const counted: ThrottleEntry[] = [];
-    const repository: ThrottleRepository = { admit: async (entries) => entries.map((e) => (counted.push(e), counted.length)) };
+    const repository: ThrottleRepository = { admit: async (entries) => entries.map((e) => (counted.push(e), counted.length)), purge: async () => 0 };
     const handler = new ThrottleStepHandler(repository, clock);
     const controls = { amount: 1, unit: 'hours', threshold: 2, throttleKey: 'postId' };
     const results = await Promise.all([1, 2, 3].map(() => run(handler, job('throttle', controls))));
     expect(results.map((r) => [r.status, r.halt ?? false])).toEqual([['completed', false], ['completed', false], ['skipped', true]]);
-    expect(counted[0]).toMatchObject({ throttleKey: 'p1', windowStart: new Date('2026-03-02T10:00:00.000Z'), workflowId: 'wf', subscriberId: 'sub-uuid' });
+    expect(counted[0]).toMatchObject({ throttleKey: 'p1', windowStart: new Date('2026-03-02T10:00:00.000Z'), windowEnd: new Date('2026-03-02T11:00:00.000Z'), workflowId: 'wf', subscriberId: 'sub-uuid' });
     expect(results[2].details[0].detail).toBe(
       'throttled: execution 3 in the 1 hours window from 2026-03-02T10:00:00.000Z is over the threshold of 2; the remaining steps were skipped',
     );
