@@ -5,10 +5,10 @@ import type { RunningHerald } from './server';
 
 // `pnpm start`: the whole service in one process.
 //
-// SIGTERM, SIGINT and SIGHUP (its terminal closed) are the service's own from the first line, so no signal is ever dropped or
-// handled by someone else: one that arrives while starting is acted on as soon as the service is up
-// (or its start fails), a second one while stopping exits at once, and 30 s after the first the
-// process exits whatever the shutdown still waits for.
+// SIGTERM, SIGINT and SIGHUP (its terminal closed) are the service's own from the first line, so no
+// signal is ever dropped or handled by someone else: one that arrives while starting is acted on as
+// soon as the service is up (or its start fails), a second one while stopping exits at once, and 30 s
+// after the first the process exits whatever the shutdown still waits for.
 let herald: RunningHerald | undefined;
 let requested: NodeJS.Signals | undefined;
 const onSignal = (signal: NodeJS.Signals): void => {

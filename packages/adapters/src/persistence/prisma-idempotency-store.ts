@@ -1,5 +1,6 @@
 import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyStore, StoredResponse } from '@herald/domain';
 import type { Pool } from 'pg';
+import { deleteInBatches } from './batched-delete';
 import { prepared } from './sql-params';
 
 // Claim and complete commit without waiting for their WAL flush (synchronous_commit off for that one
@@ -37,12 +38,6 @@ SET state = 'done', status_code = $4, response_body = $5, content_type = $6, exp
 FROM ${ASYNC_COMMIT}
 WHERE organization_id = $1::uuid AND key = $2 AND request_hash = $3 AND state = 'in_progress' AND async_commit.setting IS NOT NULL`;
 
-// Batched so a large backlog is deleted in short transactions.
-const PURGE_BATCH = 5_000;
-const PURGE = `
-DELETE FROM idempotency_records
-WHERE ctid = ANY(ARRAY(SELECT ctid FROM idempotency_records WHERE expires_at <= $1::timestamptz LIMIT ${PURGE_BATCH}))`;
-
 const claimStatement = prepared('idempotency-claim', CLAIM);
 const completeStatement = prepared('idempotency-complete', COMPLETE);
 
@@ -74,12 +69,7 @@ export class PrismaIdempotencyStore implements IdempotencyStore {
     return rowCount === 1;
   }
 
-  async purgeExpired(now: Date): Promise<number> {
-    let purged = 0;
-    for (;;) {
-      const { rowCount } = await this.pool.query(PURGE, [now]);
-      purged += rowCount ?? 0;
-      if ((rowCount ?? 0) < PURGE_BATCH) return purged;
-    }
+  purgeExpired(now: Date): Promise<number> {
+    return deleteInBatches(this.pool, 'idempotency_records', 'expires_at <= $1::timestamptz', now);
   }
 }

@@ -1,5 +1,6 @@
 import type { ThrottleEntry, ThrottleRepository } from '@herald/domain';
 import type { Pool } from 'pg';
+import { deleteInBatches } from './batched-delete';
 import { jsonParam, prepared } from './sql-params';
 
 // One statement: jobs counted before keep their place; the others add their number to their
@@ -33,13 +34,6 @@ SELECT job_id, ordinal FROM placed UNION ALL SELECT job_id, ordinal FROM prior`;
 
 const admitStatement = prepared('herald-throttle-admit', ADMIT);
 
-const PURGE_BATCH = 5_000;
-// In batches, so one purge never holds many row locks or a long transaction.
-const PURGE_WINDOWS = `DELETE FROM throttle_windows
-WHERE ctid = ANY(ARRAY(SELECT ctid FROM throttle_windows WHERE window_end < $1::timestamptz LIMIT ${PURGE_BATCH}))`;
-const PURGE_ADMISSIONS = `DELETE FROM throttle_admissions
-WHERE ctid = ANY(ARRAY(SELECT ctid FROM throttle_admissions WHERE created_at < $1::timestamptz LIMIT ${PURGE_BATCH}))`;
-
 /** Throttle counters in PostgreSQL: one row per fixed window, one admission row per counted job. */
 export class SqlThrottleRepository implements ThrottleRepository {
   constructor(private readonly pool: Pool) {}
@@ -66,17 +60,7 @@ export class SqlThrottleRepository implements ThrottleRepository {
   }
 
   async purge(windowsClosedBefore: Date, admittedBefore: Date): Promise<number> {
-    let purged = 0;
-    for (const [statement, before] of [
-      [PURGE_WINDOWS, windowsClosedBefore],
-      [PURGE_ADMISSIONS, admittedBefore],
-    ] as const) {
-      for (;;) {
-        const { rowCount } = await this.pool.query(statement, [before]);
-        purged += rowCount ?? 0;
-        if ((rowCount ?? 0) < PURGE_BATCH) break;
-      }
-    }
-    return purged;
+    const windows = await deleteInBatches(this.pool, 'throttle_windows', 'window_end < $1::timestamptz', windowsClosedBefore);
+    return windows + (await deleteInBatches(this.pool, 'throttle_admissions', 'created_at < $1::timestamptz', admittedBefore));
   }
 }
