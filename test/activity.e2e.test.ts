@@ -216,6 +216,22 @@ describe('the activity log through the @novu/api SDK', () => {
     expect(skipped[0].executionDetails[0].detail).toBe('skipped: preference in_app disabled by subscriber (global)');
   });
 
+  it("finds a topic's notifications by channel, topic and subscription, also once the subscription is deleted", async () => {
+    const { result } = await novu.topics.subscriptions.create({ subscriptions: [{ identifier: 'ada-gone', subscriberId: 'ada' }] }, 'gone');
+    const subscriptionId = result.data[0].id;
+    await trigger({ workflowId: 'order-shipped', to: [{ type: 'Topic', topicKey: 'gone' }], payload: { orderId: 'G-1' }, transactionId: 'tx-6' }, 1);
+    expect(await list({ topicKey: 'gone', channels: ['in_app'] })).toEqual(['tx-6/ada']);
+    expect(await list({ topicKey: 'gone', channels: ['email'] })).toEqual([]);
+    expect(await list({ subscriptionId: 'ada-gone' })).toEqual(['tx-6/ada']);
+    expect(await list({ subscriptionId, channels: ['in_app'] })).toEqual(['tx-6/ada']);
+    // bob's subscription to 'vip' is not ada's: the subscriber found first does not widen the match.
+    expect(await list({ subscriptionId: bobSubscriptionId, subscriberIds: ['ada'] })).toEqual([]);
+
+    await novu.topics.subscriptions.delete({ subscriptions: [{ identifier: 'ada-gone' }] }, 'gone');
+    expect(await list({ subscriptionId })).toEqual(['tx-6/ada']);
+    expect(await list({ topicKey: 'gone' })).toEqual(['tx-6/ada']);
+  });
+
   it('answers 404 naming an unknown or malformed notification id', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
       await expect(novu.notifications.retrieve(id)).rejects.toMatchObject({ statusCode: 404, message: expect.stringContaining(id) });

@@ -68,14 +68,23 @@ interface JobJson extends Omit<ActivityJob, 'updatedAt' | 'executionDetails' | '
   message: (Omit<NonNullable<ActivityJob['message']>, 'createdAt'> & { createdAt: string }) | null;
 }
 
-/** The conditions of the activity filters; each is backed by an index of `notifications` or a small lookup. */
-function conditions(environmentId: string, f: ActivityFilter, params: SqlParams): string[] {
+/**
+ * The conditions of the activity filters; each is backed by an index of `notifications` or a small
+ * lookup. Channels and topics are indexed per event, not per recipient: the events are found first,
+ * then their notifications by the event key, and each notification's own arrays are checked.
+ * `subscriptionOf` is the subscriber of the subscription `f.subscriptionId` names (see `list`).
+ */
+function conditions(environmentId: string, f: ActivityFilter, params: SqlParams, subscriptionOf?: string | null): string[] {
   const { p } = params;
   const env = p(environmentId);
   const where = [`n.environment_id = ${env}`];
   const subscribersWhere = (condition: string) =>
     `n.subscriber_id IN (SELECT s.id FROM subscribers s WHERE s.environment_id = ${env} AND ${condition})`;
-  if (f.channels) where.push(`n.channels && ${p(f.channels)}::text[]`);
+  const byEvents = (condition: string) => `n.event_id IN (SELECT e.id FROM events e WHERE e.environment_id = ${env} AND ${condition})`;
+  if (f.channels) {
+    const channels = p(f.channels);
+    where.push(byEvents(`e.channels && ${channels}::text[]`), `n.channels && ${channels}::text[]`);
+  }
   if (f.templates) {
     const ids = f.templates.filter(isUuid);
     where.push(
@@ -86,14 +95,20 @@ function conditions(environmentId: string, f: ActivityFilter, params: SqlParams)
   if (f.subscriberIds) where.push(subscribersWhere(`s.subscriber_id = ANY(${p(f.subscriberIds)}::text[])`));
   if (f.severity) where.push(`n.severity = ANY(${p(f.severity)}::text[])`);
   // Through the event (unique per environment and transactionId) and the notifications' event key.
-  const byTransaction = (id: string) => `n.event_id IN (SELECT e.id FROM events e WHERE e.environment_id = ${env} AND e.transaction_id = ${id})`;
+  const byTransaction = (id: string) => byEvents(`e.transaction_id = ${id}`);
   if (f.transactionId) where.push(byTransaction(p(f.transactionId)));
-  if (f.topicKey) where.push(`cardinality(n.topic_keys) > 0 AND n.topic_keys @> ARRAY[${p(f.topicKey)}::text]`);
+  if (f.topicKey) {
+    // The partial GIN index covers events with topics; say so, so the planner can use it.
+    const key = p(f.topicKey);
+    where.push(byEvents(`cardinality(e.topic_keys) > 0 AND e.topic_keys @> ARRAY[${key}::text]`), `n.topic_keys @> ARRAY[${key}::text]`);
+  }
   if (f.subscriptionId) {
     const id = p(f.subscriptionId);
-    // A subscription is named by its id or by its identifier; the notification stores ids.
+    // A subscription is named by its id or by its identifier; the notification stores ids. Its
+    // notifications are its subscriber's; one since deleted is looked for among all of them.
+    if (subscriptionOf) where.push(`n.subscriber_id = ${p(subscriptionOf)}::uuid`);
     where.push(
-      `cardinality(n.subscription_ids) > 0 AND n.subscription_ids && (ARRAY[${id}::text] || ARRAY(SELECT ts.id::text FROM topic_subscriptions ts WHERE ts.environment_id = ${env} AND ts.identifier = ${id}))`,
+      `n.subscription_ids && (ARRAY[${id}::text] || ARRAY(SELECT ts.id::text FROM topic_subscriptions ts WHERE ts.environment_id = ${env} AND ts.identifier = ${id}))`,
     );
   }
   // The partial GIN index covers rows with keys; say so, so the planner can use it.
@@ -155,7 +170,7 @@ export class SqlActivityRepository implements ActivityRepository {
 
   async list(environmentId: string, filter: ActivityFilter, page: ActivityPage) {
     const params = new SqlParams();
-    const where = conditions(environmentId, filter, params);
+    const where = conditions(environmentId, filter, params, filter.subscriptionId ? await this.subscriberOf(environmentId, filter.subscriptionId) : undefined);
     // limit + 1 rows: the extra one only says whether another page exists.
     const sql = `WITH page AS (
       SELECT n.id FROM notifications n WHERE ${where.join(' AND ')}
@@ -164,6 +179,15 @@ export class SqlActivityRepository implements ActivityRepository {
     ) ${HYDRATE}`;
     const { rows } = await this.pool.query(sql, params.values);
     return { notifications: rows.slice(0, page.limit).map(toNotification), hasMore: rows.length > page.limit };
+  }
+
+  /** The subscriber (internal id) of the subscription with this id or identifier, if it still exists. */
+  private async subscriberOf(environmentId: string, subscription: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ subscriber_id: string }>(
+      `SELECT subscriber_id FROM topic_subscriptions WHERE environment_id = $1 AND ${isUuid(subscription) ? '(identifier = $2 OR id = $2::uuid)' : 'identifier = $2'} LIMIT 1`,
+      [environmentId, subscription],
+    );
+    return rows[0]?.subscriber_id ?? null;
   }
 
   async findById(environmentId: string, notificationId: string): Promise<ActivityNotification | null> {

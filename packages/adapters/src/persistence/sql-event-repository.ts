@@ -104,9 +104,12 @@ ORDER BY d.subscriber_id`;
 const fanoutInsertStatement = prepared('herald-fanout-insert', FANOUT_INSERT);
 const candidatesStatement = prepared('herald-fanout-candidates', FANOUT_CANDIDATES);
 
-// Progress of a fan-out, stored with each chunk. The event is fanned out once every lane is done.
-const PROGRESS = (lanes: string) => `
+// Progress of a fan-out, stored with each chunk. The event is fanned out once every lane is done. Its
+// channels gain those of the chunk's notifications (`channels`; the workflow may have changed since
+// the trigger): the activity log's channel filter finds notifications through them.
+const PROGRESS = (lanes: string, channels: string) => `
 UPDATE events e SET fanout_cursor = jsonb_set(jsonb_set(e.fanout_cursor, '{lanes}', ${lanes}), '{at}', to_jsonb(now())),
+  channels = CASE WHEN e.channels @> ${channels}::text[] THEN e.channels ELSE ARRAY(SELECT DISTINCT c FROM unnest(e.channels || ${channels}::text[]) AS c ORDER BY c) END,
   status = CASE WHEN jsonb_path_exists(${lanes}, '$[*] ? (@.done == false)') THEN e.status ELSE 'fanned_out' END,
   fanned_out_at = CASE WHEN jsonb_path_exists(${lanes}, '$[*] ? (@.done == false)') THEN e.fanned_out_at ELSE now() END`;
 // Each is conditional on the stored lane being where this chunk started (`from`: same range and
@@ -116,14 +119,14 @@ const STARTED_FROM = (lane: string, from: string) =>
 // The only lane is replaced by several.
 const splitLanesStatement = prepared(
   'herald-fanout-split',
-  `${PROGRESS('$2::jsonb')}
+  `${PROGRESS('$2::jsonb', '$4')}
    WHERE e.id = $1 AND e.status = 'fanning_out' AND jsonb_array_length(e.fanout_cursor->'lanes') = 1
      AND ${STARTED_FROM("e.fanout_cursor->'lanes'->0", '$3::jsonb')}`,
 );
 // One lane moves on.
 const moveLaneStatement = prepared(
   'herald-fanout-move',
-  `${PROGRESS("jsonb_set(e.fanout_cursor->'lanes', ARRAY[$2::int::text], $3::jsonb)")}
+  `${PROGRESS("jsonb_set(e.fanout_cursor->'lanes', ARRAY[$2::int::text], $3::jsonb)", '$5')}
    WHERE e.id = $1 AND e.status = 'fanning_out' AND ${STARTED_FROM("e.fanout_cursor->'lanes'->$2::int", '$4::jsonb')}`,
 );
 
@@ -317,8 +320,8 @@ export class SqlEventRepository implements EventRepository {
       // Last before the commit: lanes of one fan-out share the event row, and its lock is held from here.
       const moved =
         'split' in progress
-          ? await client.query(splitLanesStatement([event.id, JSON.stringify(progress.split), JSON.stringify(progress.from)]))
-          : await client.query(moveLaneStatement([event.id, progress.index, JSON.stringify(progress.lane), JSON.stringify(progress.from)]));
+          ? await client.query(splitLanesStatement([event.id, JSON.stringify(progress.split), JSON.stringify(progress.from), shape.channels]))
+          : await client.query(moveLaneStatement([event.id, progress.index, JSON.stringify(progress.lane), JSON.stringify(progress.from), shape.channels]));
       if (!moved.rowCount) throw new Error(`fan-out of event ${event.id} was moved on by another run; retrying from its stored progress`);
       return written;
     });

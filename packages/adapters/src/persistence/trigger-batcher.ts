@@ -35,12 +35,13 @@ const MAX_WAIT_MS = 25;
 const ACCEPT_BATCH = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(idx int, id uuid, environment_id uuid, workflow_id uuid, transaction_id text, payload jsonb,
-    overrides jsonb, "to" jsonb, actor jsonb, tenant jsonb, context_keys text[], status text, fanout_cursor jsonb, channels text[],
+    overrides jsonb, "to" jsonb, actor jsonb, tenant jsonb, context_keys text[], status text, fanout_cursor jsonb, channels text[], topic_keys text[],
     tags text[], severity text, critical boolean, subscriber_ids text[], steps jsonb, rest_steps jsonb, inline jsonb, trace_context text)
 ), ev AS (
-  INSERT INTO events (id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor, fanned_out_at, trace_context)
+  INSERT INTO events (id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor, fanned_out_at,
+    trace_context, channels, topic_keys)
   SELECT id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys, status, fanout_cursor,
-         CASE WHEN status = 'fanned_out' THEN now() END, trace_context
+         CASE WHEN status = 'fanned_out' THEN now() END, trace_context, channels, topic_keys
   FROM input ORDER BY idx
   ON CONFLICT (environment_id, transaction_id) DO NOTHING
   RETURNING id, environment_id, transaction_id
@@ -149,6 +150,7 @@ function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>
     status: hasTopics ? 'fanning_out' : 'fanned_out',
     fanout_cursor: hasTopics ? { topics: a.recipients.topics, lanes: wholeRange() } : null,
     channels: shape.channels,
+    topic_keys: [...new Set(a.recipients.topics.map((t) => t.topicKey))],
     tags: a.workflow.tags,
     severity: a.workflow.severity,
     critical: a.workflow.critical,
