@@ -68,13 +68,20 @@ interface JobJson extends Omit<ActivityJob, 'updatedAt' | 'executionDetails' | '
   message: (Omit<NonNullable<ActivityJob['message']>, 'createdAt'> & { createdAt: string }) | null;
 }
 
+/** Existing subscriptions a subscriptionId filter names (by id or identifier). */
+interface NamedSubscriptions {
+  ids: string[];
+  subscriberIds: string[];
+}
+const NONE_NAMED: NamedSubscriptions = { ids: [], subscriberIds: [] };
+
 /**
  * The conditions of the activity filters; each is backed by an index of `notifications` or a small
  * lookup. Channels and topics are indexed per event, not per recipient: the events are found first,
  * then their notifications by the event key, and each notification's own arrays are checked.
- * `subscriptionOf` is the subscriber of the subscription `f.subscriptionId` names (see `list`).
+ * `subscriptions` are the existing subscriptions `f.subscriptionId` names (see `list`).
  */
-function conditions(environmentId: string, f: ActivityFilter, params: SqlParams, subscriptionOf?: string | null): string[] {
+function conditions(environmentId: string, f: ActivityFilter, params: SqlParams, subscriptions: NamedSubscriptions = NONE_NAMED): string[] {
   const { p } = params;
   const env = p(environmentId);
   const where = [`n.environment_id = ${env}`];
@@ -103,13 +110,10 @@ function conditions(environmentId: string, f: ActivityFilter, params: SqlParams,
     where.push(byEvents(`cardinality(e.topic_keys) > 0 AND e.topic_keys @> ARRAY[${key}::text]`), `n.topic_keys @> ARRAY[${key}::text]`);
   }
   if (f.subscriptionId) {
-    const id = p(f.subscriptionId);
     // A subscription is named by its id or by its identifier; the notification stores ids. Its
     // notifications are its subscriber's; one since deleted is looked for among all of them.
-    if (subscriptionOf) where.push(`n.subscriber_id = ${p(subscriptionOf)}::uuid`);
-    where.push(
-      `n.subscription_ids && (ARRAY[${id}::text] || ARRAY(SELECT ts.id::text FROM topic_subscriptions ts WHERE ts.environment_id = ${env} AND ts.identifier = ${id}))`,
-    );
+    if (subscriptions.subscriberIds.length) where.push(`n.subscriber_id = ANY(${p(subscriptions.subscriberIds)}::uuid[])`);
+    where.push(`n.subscription_ids && ${p([f.subscriptionId, ...subscriptions.ids])}::text[]`);
   }
   // The partial GIN index covers rows with keys; say so, so the planner can use it.
   if (f.contextKeys) where.push(`${f.contextKeys.length ? 'cardinality(n.context_keys) > 0 AND ' : ''}${sameKeys('n.context_keys', p(f.contextKeys))}`);
@@ -170,7 +174,7 @@ export class SqlActivityRepository implements ActivityRepository {
 
   async list(environmentId: string, filter: ActivityFilter, page: ActivityPage) {
     const params = new SqlParams();
-    const where = conditions(environmentId, filter, params, filter.subscriptionId ? await this.subscriberOf(environmentId, filter.subscriptionId) : undefined);
+    const where = conditions(environmentId, filter, params, filter.subscriptionId ? await this.subscriptionsNamed(environmentId, filter.subscriptionId) : NONE_NAMED);
     // limit + 1 rows: the extra one only says whether another page exists.
     const sql = `WITH page AS (
       SELECT n.id FROM notifications n WHERE ${where.join(' AND ')}
@@ -181,13 +185,13 @@ export class SqlActivityRepository implements ActivityRepository {
     return { notifications: rows.slice(0, page.limit).map(toNotification), hasMore: rows.length > page.limit };
   }
 
-  /** The subscriber (internal id) of the subscription with this id or identifier, if it still exists. */
-  private async subscriberOf(environmentId: string, subscription: string): Promise<string | null> {
-    const { rows } = await this.pool.query<{ subscriber_id: string }>(
-      `SELECT subscriber_id FROM topic_subscriptions WHERE environment_id = $1 AND ${isUuid(subscription) ? '(identifier = $2 OR id = $2::uuid)' : 'identifier = $2'} LIMIT 1`,
+  /** The existing subscriptions with this id or identifier: their ids and their subscribers (internal ids). */
+  private async subscriptionsNamed(environmentId: string, subscription: string): Promise<NamedSubscriptions> {
+    const { rows } = await this.pool.query<{ id: string; subscriber_id: string }>(
+      `SELECT id, subscriber_id FROM topic_subscriptions WHERE environment_id = $1 AND ${isUuid(subscription) ? '(identifier = $2 OR id = $2::uuid)' : 'identifier = $2'}`,
       [environmentId, subscription],
     );
-    return rows[0]?.subscriber_id ?? null;
+    return { ids: rows.map((r) => r.id), subscriberIds: rows.map((r) => r.subscriber_id) };
   }
 
   async findById(environmentId: string, notificationId: string): Promise<ActivityNotification | null> {

@@ -196,7 +196,7 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
     // The event (written here with no channels, as one triggered before its workflow gained steps)
     // now has its notifications' channels: the activity log's channel filter finds them through it.
     const [{ channels }] = (await database.db.pool.query<{ channels: string[] }>('SELECT channels FROM events WHERE id = $1', [eventId])).rows;
-    expect(channels).toEqual([...event.workflow.steps.map((s) => s.type)].sort());
+    expect(channels).toEqual(event.workflow.steps.map((s) => s.type).sort());
     expect(await count(`SELECT count(*)::int AS n FROM messages m JOIN notifications n ON n.id = m.notification_id WHERE n.event_id = $1`, [eventId])).toBe(0);
     const queued = await count(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->'notificationIds' ? $2`, [STEPS_QUEUE, chunk[0].notificationId]);
     expect(queued).toBe(0);
