@@ -201,4 +201,55 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
     const queued = await count(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND data->'notificationIds' ? $2`, [STEPS_QUEUE, chunk[0].notificationId]);
     expect(queued).toBe(0);
   });
+
+  it("stores each message's text and JSON exactly as the step produced them, whatever characters they hold", async () => {
+    const eventId = await fanningOutEvent('inline-3', [], { lanes: wholeRange() }, 'news-then-custom');
+    const event = (await events.loadFanout(eventId))!;
+    const [lane] = event.lanes;
+    const chunk = await events.fanoutCandidates(event, lane, 3);
+    const [step] = event.workflow.steps;
+    const { inlineJob } = await import('@herald/domain');
+    // What an array parameter's text encoding must escape (quotes, backslashes, braces, commas, the
+    // word NULL, blanks), and NUL, which PostgreSQL text cannot hold: it is dropped, as from JSON.
+    const tricky = ['say "hi", {friend}\\ \\" NULL', 'NULL', '  tabs\tand\nlines  ', 'zero\u0000byte ü 🎉'];
+    const outcomes: JobOutcome[] = chunk.map((c, i) => ({
+      job: inlineJob(event, c, step),
+      status: 'completed',
+      details: [{ status: 'Success', source: 'Internal', detail: 'stored' }],
+      message: {
+        channel: 'in_app',
+        providerId: 'herald',
+        integrationId: null,
+        destination: { subscriberId: tricky[i] },
+        subject: i === 1 ? null : tricky[i + 1],
+        body: tricky[i],
+        avatar: i === 2 ? tricky[0] : null,
+        data: { text: tricky[3], nested: { list: [tricky[0], null] } },
+        status: 'sent',
+      },
+    }));
+    await events.commitFanoutChunk(event, chunk, { from: lane, index: 0, lane: { ...lane, after: chunk[2].subscriberId } }, outcomes);
+    const { rows } = await database.db.pool.query(
+      `SELECT m.job_id, m.body, m.subject, m.avatar, m.destination, m.data, m.channel, m.provider_id, m.status, m.integration_id, m.workflow->>'identifier' AS workflow
+       FROM messages m JOIN notifications n ON n.id = m.notification_id WHERE n.event_id = $1`,
+      [eventId],
+    );
+    const byJob = new Map(rows.map((r) => [r.job_id, r]));
+    const dropNul = (s: string) => s.replace('\u0000', '');
+    for (const [i, o] of outcomes.entries()) {
+      expect(byJob.get(o.job.jobId)).toEqual({
+        job_id: o.job.jobId,
+        body: dropNul(tricky[i]),
+        subject: i === 1 ? null : dropNul(tricky[i + 1]),
+        avatar: i === 2 ? tricky[0] : null,
+        destination: { subscriberId: dropNul(tricky[i]) },
+        data: { text: dropNul(tricky[3]), nested: { list: [tricky[0], null] } },
+        channel: 'in_app',
+        provider_id: 'herald',
+        status: 'sent',
+        integration_id: null,
+        workflow: 'news-then-custom',
+      });
+    }
+  });
 });

@@ -15,27 +15,32 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { inlineJobRecord, insertMessages, messageRowsOfOneTrigger, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
+import { arrayElement, inlineJobRecord, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { isUuid, jsonParam, prepared } from './sql-params';
 
 export const WORKFLOW_CACHE_MS = 1_000;
 
-// A chunk of topic recipients: their notifications (ids assigned when read; a step run inline is
-// kept on its notification as `inline_job`), the jobs of their other steps ($7; with an inline step,
-// the first of them queued, or all canceled when the inline step halted) and the inline step's
-// messages ($8, with the columns of their one trigger in $9). Only recipients without a notification for this event yet get any of it.
+// A chunk of topic recipients: their notifications ($1-$7, one array per column; ids assigned when
+// read; a step run inline is kept on its notification as `inline_job`), the jobs of their other
+// steps ($13; with an inline step, the first of them queued, or all canceled when the inline step
+// halted) and the inline step's messages (arrays from $15, with the columns of their one trigger in
+// $14). Only recipients without a notification for this event yet get any of it.
+// The rows come as arrays, not JSON: PostgreSQL parsed the same 100,000 recipients' input (both
+// notifications and messages) in 1.16-1.43 s of CPU as arrays against 1.73-2.08 s as JSON documents
+// (six alternating rounds of the input alone, on one connection), a fifth of the statement's CPU.
 const FANOUT_INSERT = `
 WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, subscriber_id uuid, topic_id uuid, topic_key text, subscription_id uuid, inline_job jsonb, halted boolean)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::jsonb[], $7::boolean[])
+    AS r(id, subscriber_id, topic_id, topic_key, subscription_id, inline_job, halted)
 ), notif AS (
   INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
     topics, topic_keys, subscription_ids, inline_job)
-  SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $3::text[],
-         jsonb_build_object('type', 'Topic', 'topicKey', i.topic_key), $4::text[], $5, $6, e.context_keys,
+  SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $9::text[],
+         jsonb_build_object('type', 'Topic', 'topicKey', i.topic_key), $10::text[], $11, $12, e.context_keys,
          jsonb_build_array(jsonb_build_object('_topicId', i.topic_id, 'topicKey', i.topic_key)), ARRAY[i.topic_key], ARRAY[i.subscription_id::text], i.inline_job
-  FROM input i JOIN events e ON e.id = $2
+  FROM input i JOIN events e ON e.id = $8
   ON CONFLICT (event_id, subscriber_id) DO NOTHING
   RETURNING id, environment_id, subscriber_id
 ), written AS (
@@ -44,12 +49,12 @@ WITH input AS (
   INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
   SELECT n.environment_id, n.id, n.subscriber_id, st.id, st.step_id, st.type, st.position,
          CASE WHEN n.halted THEN 'canceled' WHEN st.ord = 0 THEN 'queued' ELSE 'pending' END
-  FROM written n CROSS JOIN jsonb_to_recordset($7::jsonb) AS st(id uuid, step_id text, type text, position int, ord int)
+  FROM written n CROSS JOIN jsonb_to_recordset($13::jsonb) AS st(id uuid, step_id text, type text, position int, ord int)
 ), messages AS (
-  ${insertMessages('$8', 'r.notification_id IN (SELECT id FROM written)', '$9')}
+  ${insertMessages({ first: 15, trigger: '$14' }, 'r.notification_id IN (SELECT id FROM written)')}
 )
 SELECT COALESCE(array_agg(id), '{}') AS notification_ids,
-       COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($7::jsonb) > 0), '{}') AS queued_ids
+       COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($13::jsonb) > 0), '{}') AS queued_ids
 FROM written`;
 
 /** A timestamp column as epoch milliseconds. */
@@ -288,30 +293,24 @@ export class SqlEventRepository implements EventRepository {
     return inTransaction(this.pool, async (client) => {
       let written: string[] = [];
       if (accepted.length) {
-        const input = accepted.map((c) => {
-          const outcome = ran.get(c.notificationId);
-          return {
-            id: c.notificationId,
-            subscriber_id: c.subscriberId,
-            topic_id: c.topicId,
-            topic_key: c.topicKey,
-            subscription_id: c.subscriptionId,
-            inline_job: outcome ? inlineJobRecord(outcome) : null,
-            halted: outcome?.halt ?? false,
-          };
-        });
-        const messages = messageRowsOfOneTrigger(inline);
+        const records = accepted.map((c) => ran.get(c.notificationId));
         const { rows } = await client.query<{ notification_ids: string[]; queued_ids: string[] }>(
           fanoutInsertStatement([
-            jsonParam(input),
+            accepted.map((c) => c.notificationId),
+            accepted.map((c) => c.subscriberId),
+            accepted.map((c) => c.topicId),
+            accepted.map((c) => c.topicKey),
+            accepted.map((c) => c.subscriptionId),
+            records.map((outcome) => arrayElement(outcome && inlineJobRecord(outcome), 'jsonb')),
+            records.map((outcome) => outcome?.halt ?? false),
             event.id,
             shape.channels,
             event.workflow.tags,
             event.workflow.severity,
             event.workflow.critical,
             JSON.stringify(steps),
-            jsonParam(messages),
             jsonParam(triggerColumns(event)),
+            ...messageColumnArrays(inline),
           ]),
         );
         written = rows[0].notification_ids;

@@ -73,7 +73,7 @@ WITH updated AS (
   WHERE r.job_id IN (SELECT id FROM updated)
   ORDER BY ord
 ), messages AS (
-  ${insertMessages('$3', 'r.job_id IN (SELECT id FROM updated)')}
+  ${insertMessages({ json: '$3' }, 'r.job_id IN (SELECT id FROM updated)')}
 ), halted AS (
   UPDATE jobs SET status = 'canceled', updated_at = now()
   WHERE notification_id = ANY($4::uuid[]) AND notification_id IN (SELECT notification_id FROM updated) AND status = 'pending'
