@@ -1,4 +1,4 @@
-import { CustomStepHandler, FanOutEvent, InAppStepHandler, RunNotifications, wholeRange, type JobOutcome, type StepHandlers } from '@herald/domain';
+import { CustomStepHandler, FanOutEvent, InAppStepHandler, inlineJob, RunNotifications, wholeRange, type FanoutCandidate, type JobOutcome, type StepHandlers } from '@herald/domain';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBossDeliveryQueue, STEPS_QUEUE } from '../queue/pg-boss-delivery-queue';
@@ -139,6 +139,16 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
 
   const count = async (sql: string, params: unknown[]) => (await database.db.pool.query<{ n: number }>(sql, params)).rows[0].n;
 
+  /** The first chunk of a new fan-out of 'news-then-custom', and each recipient's job for its inline step. */
+  async function firstChunk(transactionId: string, size: number) {
+    const eventId = await fanningOutEvent(transactionId, [], { lanes: wholeRange() }, 'news-then-custom');
+    const event = (await events.loadFanout(eventId))!;
+    const [lane] = event.lanes;
+    const chunk = await events.fanoutCandidates(event, lane, size);
+    const [step] = event.workflow.steps;
+    return { eventId, event, lane, chunk, jobOf: (candidate: FanoutCandidate) => inlineJob(event, candidate, step) };
+  }
+
   it('writes each recipient its notification and inbox message, no job for that step, and queues the next step', async () => {
     const eventId = await fanningOutEvent('inline-1', [], { lanes: wholeRange() }, 'news-then-custom');
     // u1 was also a direct recipient of the trigger: it already has its notification, and gets nothing more here.
@@ -176,14 +186,9 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
   });
 
   it('cancels the remaining steps of a recipient whose inline step halted, and queues nothing for it', async () => {
-    const eventId = await fanningOutEvent('inline-2', [], { lanes: wholeRange() }, 'news-then-custom');
-    const event = (await events.loadFanout(eventId))!;
-    const [lane] = event.lanes;
-    const chunk = await events.fanoutCandidates(event, lane, 2);
-    const [step] = event.workflow.steps;
-    const { inlineJob } = await import('@herald/domain');
-    const halted: JobOutcome = { job: inlineJob(event, chunk[0], step), status: 'failed', halt: true, details: [{ status: 'Failed', source: 'Internal', detail: 'no' }] };
-    const ran: JobOutcome = { job: inlineJob(event, chunk[1], step), status: 'skipped', details: [{ status: 'Success', source: 'Internal', detail: 'skipped' }] };
+    const { eventId, event, lane, chunk, jobOf } = await firstChunk('inline-2', 2);
+    const halted: JobOutcome = { job: jobOf(chunk[0]), status: 'failed', halt: true, details: [{ status: 'Failed', source: 'Internal', detail: 'no' }] };
+    const ran: JobOutcome = { job: jobOf(chunk[1]), status: 'skipped', details: [{ status: 'Success', source: 'Internal', detail: 'skipped' }] };
     const written = await events.commitFanoutChunk(event, chunk, { from: lane, index: 0, lane: { ...lane, after: chunk[1].subscriberId } }, [halted, ran]);
     expect(new Set(written)).toEqual(new Set(chunk.map((c) => c.notificationId)));
     const rows = await database.db.pool.query<{ id: string; status: string; inline: string }>(
@@ -203,17 +208,12 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
   });
 
   it("stores each message's text and JSON exactly as the step produced them, whatever characters they hold", async () => {
-    const eventId = await fanningOutEvent('inline-3', [], { lanes: wholeRange() }, 'news-then-custom');
-    const event = (await events.loadFanout(eventId))!;
-    const [lane] = event.lanes;
-    const chunk = await events.fanoutCandidates(event, lane, 3);
-    const [step] = event.workflow.steps;
-    const { inlineJob } = await import('@herald/domain');
+    const { eventId, event, lane, chunk, jobOf } = await firstChunk('inline-3', 3);
     // What an array parameter's text encoding must escape (quotes, backslashes, braces, commas, the
     // word NULL, blanks), and NUL, which PostgreSQL text cannot hold: it is dropped, as from JSON.
     const tricky = ['say "hi", {friend}\\ \\" NULL', 'NULL', '  tabs\tand\nlines  ', 'zero\u0000byte ü 🎉'];
     const outcomes: JobOutcome[] = chunk.map((c, i) => ({
-      job: inlineJob(event, c, step),
+      job: jobOf(c),
       status: 'completed',
       details: [{ status: 'Success', source: 'Internal', detail: 'stored' }],
       message: {
