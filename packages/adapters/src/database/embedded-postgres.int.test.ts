@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,27 @@ it('fails a start with an error that says why, from what PostgreSQL logged', asy
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain(`the embedded PostgreSQL in ${join(dir, 'pg')} did not start`);
     expect((failure as Error).message).toMatch(/could not access the server configuration file/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+it('stops only after the connections still closing have left: none of them is cut off with an error', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'herald-stop-'));
+  try {
+    const db = await startEmbeddedPostgres({ dataDir: dir, durable: false });
+    // A pool's end() resolves once it has asked its connections to close, before their backends are
+    // gone; under load they take a moment. Here one takes 300 ms.
+    const client = new pg.Client({ connectionString: db.url });
+    const errors: string[] = [];
+    client.on('error', (err) => errors.push(err.message));
+    await client.connect();
+    const stopping = db.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    const closed = await client.end().then(() => 'closed', (err: Error) => err.message);
+    await stopping;
+    expect({ closed, errors }).toEqual({ closed: 'closed', errors: [] });
+    expect(existsSync(join(dir, 'pg', 'postmaster.pid'))).toBe(false);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

