@@ -94,9 +94,18 @@ try {
   poller.on('error', (err) => console.error(`the poller's connection failed: ${err.message}`));
   await poller.connect();
 
+  /** WAL written so far (bytes) and checkpoints started so far: a checkpoint makes the next change of every page log the whole page. */
+  async function walFigures(): Promise<{ bytes: number; checkpoints: number }> {
+    const { rows: [r] } = await poller.query<{ bytes: string; checkpoints: number }>(
+      "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::text AS bytes, (num_timed + num_requested)::int AS checkpoints FROM pg_stat_checkpointer",
+    );
+    return { bytes: Number(r.bytes), checkpoints: r.checkpoints };
+  }
+
   /** One fan-out to every subscriber, from its trigger to its last inbox row. */
   async function fanOut(transactionId: string) {
     const cpuBefore = { service: await processCpuSeconds(child.pid!), postgres: await postgresCpuSeconds(checkpointer) };
+    const walBefore = await walFigures();
     const started = performance.now();
     const res = await svc.request('/v1/events/trigger', {
       method: 'POST',
@@ -118,9 +127,11 @@ try {
     }, 600_000, 100);
     const totalMs = performance.now() - started;
     const cpu = { service: (await processCpuSeconds(child.pid!)) - cpuBefore.service, postgres: (await postgresCpuSeconds(checkpointer)) - cpuBefore.postgres };
+    const walAfter = await walFigures();
+    const wal = { mb: (walAfter.bytes - walBefore.bytes) / 1048576, checkpoints: walAfter.checkpoints - walBefore.checkpoints };
     const [{ n: distinct }] = await query<{ n: number }>(db, 'SELECT count(DISTINCT subscriber_id)::int AS n FROM messages WHERE transaction_id = $1', [transactionId]);
     // The first in-app step is written with the fan-out's chunks: its last chunk writes the last inbox rows.
-    return { totalMs, fannedOutMs: fannedOutMs || totalMs, cpu, distinct };
+    return { totalMs, fannedOutMs: fannedOutMs || totalMs, cpu, wal, distinct };
   }
 
   // Each run starts from the same tables: the rows of the run before (its fan-out's and its
@@ -170,6 +181,7 @@ try {
     `${seconds(median.cpu.service)} / ${seconds(median.cpu.postgres)}`,
     `s (${Math.round(((median.cpu.service + median.cpu.postgres) / ((cpus().length * totalMs) / 1000)) * 100)}% of the machine)`,
   );
+  report('WAL written during the median fan-out, and checkpoints started in it', `${Math.round(median.wal.mb)} MB, ${median.wal.checkpoints}`, '');
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
   report('its V8 heap during the fan-outs, peak used / reserved / external (sampled every 0.5 s)', `${mb(heapPeak.used)} / ${mb(heapPeak.total)} / ${mb(heapPeak.external)}`, 'MB');
 
