@@ -89,18 +89,21 @@ try {
   // (inlineStep), so per trigger: the event, the notification with the step's record, the inbox message.
   // One connection, open until its CPU is read: a backend that has exited is not counted.
   const baseClient = new pg.Client({ connectionString: db });
+  // A connection lost while the bench fails fails it with the first error, not the process with an unhandled 'error' event.
+  baseClient.on('error', (err) => console.error(`the baseline's connection failed: ${err.message}`));
   await baseClient.connect();
   const basePostgresCpu = await postgresCpuSeconds(checkpointer);
   const baseStart = performance.now();
   await baseClient.query(
     `WITH ev AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to")
             SELECT w.environment_id, w.id, 'base-' || g, '"bench-user"' FROM workflows w, generate_series(1, $1) g WHERE w.workflow_id = 'bench-in-app' RETURNING id, environment_id, workflow_id, transaction_id),
-     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, inline_job)
-           SELECT ev.environment_id, ev.id, ev.workflow_id, s.id, ev.transaction_id,
-                  jsonb_build_object('id', gen_random_uuid(), 'type', 'in_app', 'status', 'completed', 'details', '[{"status":"Success","source":"Internal"}]'::jsonb)
-           FROM ev, subscribers s WHERE s.subscriber_id = 'bench-user' RETURNING id, environment_id, subscriber_id, transaction_id, inline_job),
+     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, inline_job_id, inline_workflow_step_id,
+             inline_step_id, inline_step_type, inline_position, inline_status, inline_provider_id)
+           SELECT ev.environment_id, ev.id, ev.workflow_id, s.id, ev.transaction_id, gen_random_uuid(), st.id, st.step_id, st.type, st.position, 'completed', 'herald'
+           FROM ev, subscribers s, workflow_steps st WHERE s.subscriber_id = 'bench-user' AND st.workflow_id = ev.workflow_id AND st.position = 0
+           RETURNING id, environment_id, subscriber_id, transaction_id, inline_job_id),
      m AS (INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, body)
-           SELECT n.environment_id, n.id, (n.inline_job->>'id')::uuid, n.subscriber_id, 'base', 'in_app', 'Order shipped' FROM n RETURNING 1)
+           SELECT n.environment_id, n.id, n.inline_job_id, n.subscriber_id, 'base', 'in_app', 'Order shipped' FROM n RETURNING 1)
      SELECT (SELECT count(*) FROM m) AS rows`,
     [sent],
   );

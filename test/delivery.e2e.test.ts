@@ -18,22 +18,13 @@ async function inbox(transactionId: string) {
   );
 }
 
-/** A transaction's step runs, with an in-app step run inline (kept on its notification) among them. */
+/** A transaction's step runs as the activity log shows them (an in-app step run inline among them), by subscriber, in step order. */
 async function jobs(transactionId: string) {
-  return queryDatabase<{ subscriber_id: string; step_id: string; status: string; details: string[] }>(
-    svc.databaseUrl,
-    `SELECT subscriber_id, step_id, status, details FROM (
-       SELECT s.subscriber_id, j.step_id, j.status, j.position, ARRAY(SELECT d.detail FROM execution_details d WHERE d.job_id = j.id ORDER BY d.seq) AS details
-       FROM jobs j JOIN notifications n ON n.id = j.notification_id JOIN subscribers s ON s.id = n.subscriber_id
-       WHERE n.transaction_id = $1
-       UNION ALL
-       SELECT s.subscriber_id, n.inline_job->>'stepId', n.inline_job->>'status', (n.inline_job->>'position')::int,
-              ARRAY(SELECT d->>'detail' FROM jsonb_array_elements(n.inline_job->'details') d)
-       FROM notifications n JOIN subscribers s ON s.id = n.subscriber_id
-       WHERE n.transaction_id = $1 AND n.inline_job IS NOT NULL
-     ) runs ORDER BY subscriber_id, position`,
-    [transactionId],
-  );
+  type Listed = { subscriber: { subscriberId: string }; jobs: Array<{ status: string; step: { stepId: string }; executionDetails: Array<{ detail: string }> }> };
+  const { data } = (await (await svc.request(`/v1/notifications?transactionId=${encodeURIComponent(transactionId)}&limit=50`)).json()) as { data: Listed[] };
+  return data
+    .flatMap((n) => n.jobs.map((j) => ({ subscriber_id: n.subscriber.subscriberId, step_id: j.step.stepId, status: j.status, details: j.executionDetails.map((d) => d.detail) })))
+    .sort((a, b) => (a.subscriber_id < b.subscriber_id ? -1 : a.subscriber_id > b.subscriber_id ? 1 : 0));
 }
 
 const settled = (rows: Array<{ status: string }>) => rows.length > 0 && rows.every((r) => !['pending', 'queued', 'running', 'delayed'].includes(r.status));
@@ -77,7 +68,7 @@ describe('trigger through the @novu/api SDK', () => {
     expect(await jobs('tx-object')).toEqual([
       { subscriber_id: 'renamed-sub', step_id: 'in-app', status: 'completed', details: ['in-app message stored in the inbox of renamed-sub'] },
     ]);
-    const ran = await queryDatabase<{ inline: boolean }>(svc.databaseUrl, `SELECT inline_job IS NOT NULL AS inline FROM notifications WHERE transaction_id = 'tx-object'`);
+    const ran = await queryDatabase<{ inline: boolean }>(svc.databaseUrl, `SELECT inline_job_id IS NOT NULL AS inline FROM notifications WHERE transaction_id = 'tx-object'`);
     expect(ran).toEqual([{ inline: true }]);
   });
 

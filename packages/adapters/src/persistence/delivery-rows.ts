@@ -1,4 +1,4 @@
-import type { DeliveryStep, DeliveryWorkflow, JobOutcome, MessageDraft, RunnableJob, Subscriber, SubscriberPreferenceRecord } from '@herald/domain';
+import { INBOX_STORED_DETAIL, type DeliveryStep, type DeliveryWorkflow, type JobOutcome, type MessageDraft, type RunnableJob, type Subscriber, type SubscriberPreferenceRecord } from '@herald/domain';
 import { jsonParam } from './sql-params';
 
 export interface StepRow {
@@ -205,20 +205,53 @@ export function preferenceLevels(rows: PreferenceRow[] | null): RunnableJob['pre
   return { global: level(global), perWorkflow: level(perWorkflow) };
 }
 
+// A step run inline, as its notification keeps it: the notifications.inline_* columns.
+const INLINE = [
+  ['inline_job_id', 'uuid'],
+  ['inline_workflow_step_id', 'uuid'],
+  ['inline_step_id', 'text'],
+  ['inline_step_type', 'text'],
+  ['inline_position', 'int'],
+  ['inline_status', 'text'],
+  ['inline_provider_id', 'text'],
+  ['inline_details', 'jsonb'],
+] as const;
+/** The inline_* column names, in `INLINE_COLUMN_TYPES` order. */
+export const INLINE_COLUMN_NAMES = INLINE.map(([name]) => name).join(', ');
+/** The inline_* columns with their types, for a record definition (`AS x(...)`). */
+export const INLINE_COLUMN_TYPES = INLINE.map(([name, type]) => `${name} ${type}`).join(', ');
+
 /**
- * A step run inline, as its notification keeps it (notifications.inline_job). Absent values are left
- * out (the activity log reads a missing key as a null): a fan-out writes one per recipient.
+ * A step run inline, as its notification keeps it (notifications.inline_*). Its details are left
+ * out when they are the one detail of a message stored in the subscriber's inbox, which the activity
+ * log derives: what a fan-out writes for nearly every recipient. Absent values are left out (they
+ * read as NULL).
  */
-export function inlineJobRecord(o: JobOutcome) {
+export function inlineColumns(o: JobOutcome) {
   const { step } = o.job;
   return {
-    id: o.job.jobId,
-    workflowStepId: step.id,
-    stepId: step.stepId,
-    type: step.type,
-    position: step.position,
-    status: o.status,
-    providerId: o.providerId ?? undefined,
-    details: o.details.map((d) => ({ status: d.status, source: d.source, detail: d.detail, providerId: d.providerId ?? undefined, raw: d.raw ?? undefined })),
+    inline_job_id: o.job.jobId,
+    inline_workflow_step_id: step.id,
+    inline_step_id: step.stepId,
+    inline_step_type: step.type,
+    inline_position: step.position,
+    inline_status: o.status,
+    inline_provider_id: o.providerId ?? undefined,
+    inline_details: storedInInbox(o)
+      ? undefined
+      : o.details.map((d) => ({ status: d.status, source: d.source, detail: d.detail, providerId: d.providerId ?? undefined, raw: d.raw ?? undefined })),
   };
+}
+
+/** Whether the step's one detail is the one `InAppStepHandler` gives a message it stored, as the activity log derives it. */
+function storedInInbox(o: JobOutcome): boolean {
+  if (o.details.length !== 1) return false;
+  const [d] = o.details;
+  return (
+    d.status === 'Success' &&
+    d.source === 'Internal' &&
+    d.detail === INBOX_STORED_DETAIL + o.job.subscriber.subscriberId &&
+    (d.providerId ?? null) === (o.providerId ?? null) &&
+    !d.raw
+  );
 }

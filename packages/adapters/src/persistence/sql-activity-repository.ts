@@ -1,6 +1,6 @@
-import type { ActivityExecutionDetail, ActivityFilter, ActivityJob, ActivityNotification, ActivityPage, ActivityRepository } from '@herald/domain';
+import { INBOX_STORED_DETAIL, type ActivityExecutionDetail, type ActivityFilter, type ActivityJob, type ActivityNotification, type ActivityPage, type ActivityRepository } from '@herald/domain';
 import type { Pool } from 'pg';
-import { isUuid, sameKeys, SqlParams } from './sql-params';
+import { isUuid, sameKeys, SqlParams, sqlLiteral } from './sql-params';
 
 // The message a job produced (an in-app message's job may be an inline one: no jobs row).
 const MESSAGE_OF = (jobId: string) => `(
@@ -15,8 +15,9 @@ const STEP_OF = (workflowStepId: string, stepId: string) =>
 /**
  * The page's notifications with everything the activity log shows, in one statement: the jobs in step
  * order, each with its execution details (oldest first) and the message it produced. A step the
- * fan-out ran inline is kept on its notification (`inline_job`) and shown like the others: its
- * details take the notification's time, and ids derived from the job's, stable from read to read.
+ * fan-out ran inline is kept on its notification (`inline_*`) and shown like the others: its details
+ * take the notification's time, and ids derived from the job's, stable from read to read. Its one
+ * detail of a message stored in the inbox is not stored (`inline_details` is null) but derived here.
  * `page` is a CTE of the notification ids to load; `$1` is the environment.
  */
 const HYDRATE = `
@@ -42,18 +43,21 @@ SELECT n.id, n.environment_id, n.transaction_id, n.workflow_id, n.channels, e.pa
            FROM jobs j LEFT JOIN workflow_steps ws ON ws.id = j.workflow_step_id
            WHERE j.notification_id = n.id
            UNION ALL
-           SELECT (i.job->>'position')::int, json_build_object(
-             'id', i.job->>'id', 'type', i.job->>'type', 'status', i.job->>'status', 'providerId', i.job->>'providerId', 'digest', NULL,
+           SELECT n.inline_position, json_build_object(
+             'id', n.inline_job_id, 'type', n.inline_step_type, 'status', n.inline_status, 'providerId', n.inline_provider_id, 'digest', NULL,
              'scheduleExtensionsCount', 0, 'updatedAt', n.created_at,
-             'step', ${STEP_OF("i.job->>'workflowStepId'", "i.job->>'stepId'")},
-             'executionDetails', COALESCE((
-               SELECT json_agg(json_build_object('id', md5((i.job->>'id') || ':' || d.ord)::uuid, 'createdAt', n.created_at,
-                 'status', d.value->>'status', 'source', d.value->>'source', 'detail', d.value->>'detail', 'isRetry', false, 'isTest', false,
-                 'providerId', d.value->>'providerId', 'raw', d.value->>'raw') ORDER BY d.ord)
-               FROM jsonb_array_elements(i.job->'details') WITH ORDINALITY AS d(value, ord)), '[]'::json),
-             'message', ${MESSAGE_OF("(i.job->>'id')::uuid")})
-           FROM (SELECT n.inline_job AS job) i LEFT JOIN workflow_steps ws ON ws.id = (i.job->>'workflowStepId')::uuid
-           WHERE i.job IS NOT NULL
+             'step', ${STEP_OF('n.inline_workflow_step_id', 'n.inline_step_id')},
+             'executionDetails', CASE WHEN n.inline_details IS NULL THEN json_build_array(json_build_object(
+                 'id', md5(n.inline_job_id || ':1')::uuid, 'createdAt', n.created_at, 'status', 'Success', 'source', 'Internal',
+                 'detail', ${sqlLiteral(INBOX_STORED_DETAIL)} || s.subscriber_id, 'isRetry', false, 'isTest', false, 'providerId', n.inline_provider_id, 'raw', NULL))
+               ELSE COALESCE((
+                 SELECT json_agg(json_build_object('id', md5(n.inline_job_id || ':' || d.ord)::uuid, 'createdAt', n.created_at,
+                   'status', d.value->>'status', 'source', d.value->>'source', 'detail', d.value->>'detail', 'isRetry', false, 'isTest', false,
+                   'providerId', d.value->>'providerId', 'raw', d.value->>'raw') ORDER BY d.ord)
+                 FROM jsonb_array_elements(n.inline_details) WITH ORDINALITY AS d(value, ord)), '[]'::json) END,
+             'message', ${MESSAGE_OF('n.inline_job_id')})
+           FROM (SELECT 1) one LEFT JOIN workflow_steps ws ON ws.id = n.inline_workflow_step_id
+           WHERE n.inline_job_id IS NOT NULL
          ) x), '[]'::json) AS jobs
 FROM page
 JOIN notifications n ON n.id = page.id AND n.environment_id = $1

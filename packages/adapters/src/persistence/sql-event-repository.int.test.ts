@@ -160,9 +160,9 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
     const result = await new FanOutEvent(events, { chunkSize: 1_000, laneCount: 3, steps }).execute(eventId);
     expect(result.notifications).toBe(SUBSCRIBERS - 1);
 
-    expect(await count(`SELECT count(*)::int AS n FROM notifications WHERE event_id = $1 AND inline_job->>'status' = 'completed'`, [eventId])).toBe(SUBSCRIBERS - 1);
+    expect(await count(`SELECT count(*)::int AS n FROM notifications WHERE event_id = $1 AND inline_status = 'completed' AND inline_details IS NULL`, [eventId])).toBe(SUBSCRIBERS - 1);
     const messages = await database.db.pool.query<{ body: string; matches: boolean }>(
-      `SELECT m.body, (n.inline_job->>'id')::uuid = m.job_id AS matches FROM messages m JOIN notifications n ON n.id = m.notification_id
+      `SELECT m.body, n.inline_job_id = m.job_id AS matches FROM messages m JOIN notifications n ON n.id = m.notification_id
        JOIN subscribers s ON s.id = m.subscriber_id WHERE n.event_id = $1 ORDER BY s.subscriber_id`,
       [eventId],
     );
@@ -191,13 +191,14 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
     const ran: JobOutcome = { job: jobOf(chunk[1]), status: 'skipped', details: [{ status: 'Success', source: 'Internal', detail: 'skipped' }] };
     const written = await events.commitFanoutChunk(event, chunk, { from: lane, index: 0, lane: { ...lane, after: chunk[1].subscriberId } }, [halted, ran]);
     expect(new Set(written)).toEqual(new Set(chunk.map((c) => c.notificationId)));
-    const rows = await database.db.pool.query<{ id: string; status: string; inline: string }>(
-      `SELECT n.id, j.status, n.inline_job->>'status' AS inline FROM notifications n JOIN jobs j ON j.notification_id = n.id WHERE n.event_id = $1`,
+    const rows = await database.db.pool.query<{ id: string; status: string; inline: string; detail: string }>(
+      `SELECT n.id, j.status, n.inline_status AS inline, n.inline_details->0->>'detail' AS detail FROM notifications n JOIN jobs j ON j.notification_id = n.id WHERE n.event_id = $1`,
       [eventId],
     );
     const byId = new Map(rows.rows.map((r) => [r.id, r]));
-    expect(byId.get(chunk[0].notificationId)).toMatchObject({ status: 'canceled', inline: 'failed' });
-    expect(byId.get(chunk[1].notificationId)).toMatchObject({ status: 'queued', inline: 'skipped' });
+    // Details other than a message stored in the inbox are kept as they were.
+    expect(byId.get(chunk[0].notificationId)).toMatchObject({ status: 'canceled', inline: 'failed', detail: 'no' });
+    expect(byId.get(chunk[1].notificationId)).toMatchObject({ status: 'queued', inline: 'skipped', detail: 'skipped' });
     // The event (written here with no channels, as one triggered before its workflow gained steps)
     // now has its notifications' channels: the activity log's channel filter finds them through it.
     const [{ channels }] = (await database.db.pool.query<{ channels: string[] }>('SELECT channels FROM events WHERE id = $1', [eventId])).rows;

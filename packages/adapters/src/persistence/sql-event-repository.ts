@@ -15,32 +15,35 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { arrayElement, inlineJobRecord, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
+import { arrayElement, INLINE_COLUMN_NAMES, inlineColumns, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { isUuid, jsonParam, prepared } from './sql-params';
 
 export const WORKFLOW_CACHE_MS = 1_000;
 
-// A chunk of topic recipients: their notifications ($1-$7, one array per column; ids assigned when
-// read; a step run inline is kept on its notification as `inline_job`), the jobs of their other
-// steps ($13; with an inline step, the first of them queued, or all canceled when the inline step
-// halted) and the inline step's messages (arrays from $15, with the columns of their one trigger in
-// $14). Only recipients without a notification for this event yet get any of it.
+// A chunk of topic recipients: their notifications ($1-$10, one array per column; ids assigned when
+// read; a step run inline is kept in the notification's inline_* columns: per recipient its job id,
+// status, provider and details, the step itself once in $18), the jobs of their other steps ($16;
+// with an inline step, the first of them queued, or all canceled when the inline step halted) and the
+// inline step's messages (arrays from $19, with the columns of their one trigger in $17). Only
+// recipients without a notification for this event yet get any of it.
 // The rows come as arrays, not JSON: PostgreSQL parsed the same 100,000 recipients' input (both
 // notifications and messages) in 1.16-1.43 s of CPU as arrays against 1.73-2.08 s as JSON documents
 // (six alternating rounds of the input alone, on one connection), a fifth of the statement's CPU.
 const FANOUT_INSERT = `
 WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::jsonb[], $7::boolean[])
-    AS r(id, subscriber_id, topic_id, topic_key, subscription_id, inline_job, halted)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::uuid[], $7::text[], $8::text[], $9::jsonb[], $10::boolean[])
+    AS r(id, subscriber_id, topic_id, topic_key, subscription_id, inline_job_id, inline_status, inline_provider_id, inline_details, halted)
 ), notif AS (
   INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
-    topics, topic_keys, subscription_ids, inline_job)
-  SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $9::text[],
-         jsonb_build_object('type', 'Topic', 'topicKey', i.topic_key), $10::text[], $11, $12, e.context_keys,
-         jsonb_build_array(jsonb_build_object('_topicId', i.topic_id, 'topicKey', i.topic_key)), ARRAY[i.topic_key], ARRAY[i.subscription_id::text], i.inline_job
-  FROM input i JOIN events e ON e.id = $8
+    topics, topic_keys, subscription_ids, ${INLINE_COLUMN_NAMES})
+  SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $12::text[],
+         jsonb_build_object('type', 'Topic', 'topicKey', i.topic_key), $13::text[], $14, $15, e.context_keys,
+         jsonb_build_array(jsonb_build_object('_topicId', i.topic_id, 'topicKey', i.topic_key)), ARRAY[i.topic_key], ARRAY[i.subscription_id::text],
+         i.inline_job_id, st.workflow_step_id, st.step_id, st.type, st.position, i.inline_status, i.inline_provider_id, i.inline_details
+  FROM input i JOIN events e ON e.id = $11
+  LEFT JOIN jsonb_to_record($18::jsonb) AS st(workflow_step_id uuid, step_id text, type text, position int) ON i.inline_job_id IS NOT NULL
   ON CONFLICT (event_id, subscriber_id) DO NOTHING
   RETURNING id, environment_id, subscriber_id
 ), written AS (
@@ -49,12 +52,12 @@ WITH input AS (
   INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
   SELECT n.environment_id, n.id, n.subscriber_id, st.id, st.step_id, st.type, st.position,
          CASE WHEN n.halted THEN 'canceled' WHEN st.ord = 0 THEN 'queued' ELSE 'pending' END
-  FROM written n CROSS JOIN jsonb_to_recordset($13::jsonb) AS st(id uuid, step_id text, type text, position int, ord int)
+  FROM written n CROSS JOIN jsonb_to_recordset($16::jsonb) AS st(id uuid, step_id text, type text, position int, ord int)
 ), messages AS (
-  ${insertMessages({ first: 15, trigger: '$14' }, 'r.notification_id IN (SELECT id FROM written)')}
+  ${insertMessages({ first: 19, trigger: '$17' }, 'r.notification_id IN (SELECT id FROM written)')}
 )
 SELECT COALESCE(array_agg(id), '{}') AS notification_ids,
-       COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($13::jsonb) > 0), '{}') AS queued_ids
+       COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($16::jsonb) > 0), '{}') AS queued_ids
 FROM written`;
 
 /** A timestamp column as epoch milliseconds. */
@@ -293,7 +296,10 @@ export class SqlEventRepository implements EventRepository {
     return inTransaction(this.pool, async (client) => {
       let written: string[] = [];
       if (accepted.length) {
+        // Every step run inline in a chunk is the same step (the workflow's first, `inlineRunner`).
         const records = accepted.map((c) => ran.get(c.notificationId));
+        const columns = records.map((o) => o && inlineColumns(o));
+        const step = inline[0]?.job.step;
         const { rows } = await client.query<{ notification_ids: string[]; queued_ids: string[] }>(
           fanoutInsertStatement([
             accepted.map((c) => c.notificationId),
@@ -301,8 +307,11 @@ export class SqlEventRepository implements EventRepository {
             accepted.map((c) => c.topicId),
             accepted.map((c) => c.topicKey),
             accepted.map((c) => c.subscriptionId),
-            records.map((outcome) => arrayElement(outcome && inlineJobRecord(outcome), 'jsonb')),
-            records.map((outcome) => outcome?.halt ?? false),
+            columns.map((c) => c?.inline_job_id ?? null),
+            columns.map((c) => c?.inline_status ?? null),
+            columns.map((c) => arrayElement(c?.inline_provider_id, 'text')),
+            columns.map((c) => arrayElement(c?.inline_details, 'jsonb')),
+            records.map((o) => o?.halt ?? false),
             event.id,
             shape.channels,
             event.workflow.tags,
@@ -310,6 +319,7 @@ export class SqlEventRepository implements EventRepository {
             event.workflow.critical,
             JSON.stringify(steps),
             jsonParam(triggerColumns(event)),
+            JSON.stringify(step ? { workflow_step_id: step.id, step_id: step.stepId, type: step.type, position: step.position } : {}),
             ...messageColumnArrays(inline),
           ]),
         );

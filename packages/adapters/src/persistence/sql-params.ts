@@ -33,6 +33,11 @@ export function jsonParam(value: unknown): string {
   return text.includes('\\u0000') ? text.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1') : text;
 }
 
+/** Text fixed in the code (never input) as an SQL string literal. */
+export function sqlLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 /**
  * A named statement: prepared once per connection, so PostgreSQL parses it once and, after a few
  * runs, reuses one generic plan. Hot statements are large CTEs whose planning cost more than their

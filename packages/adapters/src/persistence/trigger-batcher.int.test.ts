@@ -175,8 +175,10 @@ describe('TriggerBatcher running the first in-app step inline', () => {
   const rows = async <T>(sql: string, params: unknown[] = []) => (await database.db.pool.query(sql, params)).rows as T[];
   const notification = async (transactionId: string, subscriberId: string) =>
     (
-      await rows<{ id: string; inline_job: Record<string, any> | null }>(
-        `SELECT n.id, n.inline_job FROM notifications n JOIN subscribers s ON s.id = n.subscriber_id WHERE n.transaction_id = $1 AND s.subscriber_id = $2`,
+      await rows<{ id: string; inline: Record<string, any> | null }>(
+        `SELECT n.id, CASE WHEN n.inline_job_id IS NOT NULL THEN jsonb_build_object('id', n.inline_job_id, 'stepId', n.inline_step_id, 'type', n.inline_step_type,
+           'position', n.inline_position, 'status', n.inline_status, 'providerId', n.inline_provider_id, 'details', n.inline_details) END AS inline
+         FROM notifications n JOIN subscribers s ON s.id = n.subscriber_id WHERE n.transaction_id = $1 AND s.subscriber_id = $2`,
         [transactionId, subscriberId],
       )
     )[0];
@@ -199,14 +201,15 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(outcome.accepted && outcome.inline.map((o) => [o.job.subscriber.subscriberId, o.status])).toEqual([['grace', 'completed']]);
 
     const grace = await notification('inline-1', 'grace');
-    expect(grace.inline_job).toMatchObject({ stepId: 'inbox', type: 'in_app', status: 'completed', providerId: 'herald' });
+    // Its one detail (the message stored in the inbox) is not stored: the activity log derives it.
+    expect(grace.inline).toMatchObject({ stepId: 'inbox', type: 'in_app', position: 0, status: 'completed', providerId: 'herald', details: null });
     expect(await jobsOf(grace.id)).toEqual([{ step_id: 'after', status: 'queued' }]);
     expect(await queuedIn(grace.id)).toBe(1);
     const [message] = await rows<{ body: string; job_id: string; channel: string }>('SELECT body, job_id, channel FROM messages WHERE notification_id = $1', [grace.id]);
-    expect(message).toEqual({ body: 'Hi Grace, order 7', job_id: grace.inline_job!.id, channel: 'in_app' });
+    expect(message).toEqual({ body: 'Hi Grace, order 7', job_id: grace.inline!.id, channel: 'in_app' });
 
     const newcomer = await notification('inline-1', 'newcomer');
-    expect(newcomer.inline_job).toBeNull();
+    expect(newcomer.inline).toBeNull();
     expect(await jobsOf(newcomer.id)).toEqual([
       { step_id: 'inbox', status: 'queued' },
       { step_id: 'after', status: 'pending' },
@@ -224,7 +227,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect((await rows<{ n: number }>('SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1', [STEPS_QUEUE]))[0].n).toBe(before);
     const written = await rows<{ n: number }>(
       `SELECT count(*)::int AS n FROM messages m JOIN notifications n ON n.id = m.notification_id
-       WHERE n.transaction_id LIKE 'inline-only-%' AND m.job_id = (n.inline_job->>'id')::uuid AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = n.id)`,
+       WHERE n.transaction_id LIKE 'inline-only-%' AND m.job_id = n.inline_job_id AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = n.id)`,
     );
     expect(written[0].n).toBe(6);
 
@@ -244,12 +247,12 @@ describe('TriggerBatcher running the first in-app step inline', () => {
       ['quiet', 'skipped'],
     ]);
     const quiet = await notification('inline-2', 'quiet');
-    expect(quiet.inline_job).toMatchObject({ status: 'skipped', details: [{ detail: 'skipped: preference in_app disabled by subscriber (global)' }] });
+    expect(quiet.inline).toMatchObject({ status: 'skipped', details: [{ detail: 'skipped: preference in_app disabled by subscriber (global)' }] });
     expect(await jobsOf(quiet.id)).toEqual([{ step_id: 'after', status: 'queued' }]);
     expect(await rows('SELECT 1 FROM messages WHERE notification_id = $1', [quiet.id])).toEqual([]);
     // The step saw the subscriber as the upsert committed with the trigger left it.
     const linus = await notification('inline-2', 'linus');
-    expect(linus.inline_job).toMatchObject({ status: 'completed' });
+    expect(linus.inline).toMatchObject({ status: 'completed' });
     expect(await jobsOf(linus.id)).toEqual([{ step_id: 'after', status: 'queued' }]);
     expect(await rows('SELECT body FROM messages WHERE notification_id = $1', [linus.id])).toEqual([{ body: 'Hi Torvalds, order 7' }]);
     const seen = outcome.accepted ? outcome.inline.find((o) => o.job.subscriber.subscriberId === 'linus')!.job.subscriber : undefined;
@@ -302,7 +305,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
       expect(await rows('SELECT body FROM messages WHERE notification_id = $1', [n.id])).toEqual([{ body: 'Hi Renamed, order 7' }]);
     }
     const n = await notification('inline-3c', 'grace');
-    expect(n.inline_job).toBeNull();
+    expect(n.inline).toBeNull();
     expect((await jobsOf(n.id)).map((j) => j.status)).toEqual(['queued', 'pending']);
     expect(await queuedIn(n.id)).toBe(1);
   });
@@ -365,7 +368,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     );
     expect(stored.last_name).toBe('Two');
     expect(stored.channels.map((c) => c.credentials.deviceTokens)).toEqual([['token-1', 'token-2']]);
-    for (const transactionId of ['inline-7x', 'inline-7y']) expect((await notification(transactionId, 'pushed')).inline_job).toBeNull();
+    for (const transactionId of ['inline-7x', 'inline-7y']) expect((await notification(transactionId, 'pushed')).inline).toBeNull();
   });
 
   it('keeps a batch together when only a duplicate\'s own step saw its object', async () => {
@@ -405,7 +408,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const twice = await batcher.accept(trigger(greet, 'inline-9b', ['busier'], [{ subscriberId: 'busier', firstName: 'Renamed' }]), racing('busier', 2));
     expect(twice).toMatchObject({ accepted: true, notifications: 1, inline: [] });
     const busier = await notification('inline-9b', 'busier');
-    expect(busier.inline_job).toBeNull();
+    expect(busier.inline).toBeNull();
     expect((await jobsOf(busier.id)).map((j) => j.status)).toEqual(['queued', 'pending']);
     expect(await rows(`SELECT first_name, last_name FROM subscribers WHERE subscriber_id = 'busier'`)).toEqual([{ first_name: 'Renamed', last_name: 'Elsewhere 2' }]);
     expect((await rows<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE transaction_id LIKE 'inline-9%'`))[0].n).toBe(2);
@@ -417,7 +420,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const outcome = await batcher.accept(trigger(hello, 'inline-4', ['grace'], [{ subscriberId: 'grace' }]), runInline(hello));
     expect(outcome.accepted && outcome.inline.map((o) => o.job.subscriber.subscriberId)).toEqual(['grace']);
     const grace = await notification('inline-4', 'grace');
-    expect(grace.inline_job).toMatchObject({ status: 'completed' });
+    expect(grace.inline).toMatchObject({ status: 'completed' });
     expect(await jobsOf(grace.id)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
-import { inlineJobRecord, insertMessages, messageRows, notificationShape, preferenceLevels, stepsAfter, toSubscriber } from './delivery-rows';
+import { INLINE_COLUMN_NAMES, INLINE_COLUMN_TYPES, inlineColumns, insertMessages, messageRows, notificationShape, preferenceLevels, stepsAfter, toSubscriber } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -66,14 +66,16 @@ WITH input AS (
   SELECT w.event_id, c.id, c.subscriber_id FROM wanted w
   JOIN created c ON c.environment_id = w.environment_id AND c.subscriber_id = w.sid
 ), ran AS (
-  SELECT acc.event_id, x.* FROM acc CROSS JOIN LATERAL jsonb_to_recordset(acc.inline) AS x(subscriber_id uuid, notification_id uuid, inline_job jsonb, halted boolean)
+  SELECT acc.event_id, x.* FROM acc CROSS JOIN LATERAL jsonb_to_recordset(acc.inline) AS x(subscriber_id uuid, notification_id uuid, ${INLINE_COLUMN_TYPES}, halted boolean)
 ), notif AS (
-  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys, inline_job)
+  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
+    ${INLINE_COLUMN_NAMES})
   SELECT COALESCE(ran.notification_id, gen_random_uuid()), acc.environment_id, acc.event_id, acc.workflow_id, r.id, acc.transaction_id, acc.channels,
-         jsonb_build_object('subscriberId', r.subscriber_id), acc.tags, acc.severity, acc.critical, acc.context_keys, ran.inline_job
+         jsonb_build_object('subscriberId', r.subscriber_id), acc.tags, acc.severity, acc.critical, acc.context_keys,
+         ${INLINE_COLUMN_NAMES.split(', ').map((c) => `ran.${c}`).join(', ')}
   FROM recipients r JOIN acc ON acc.event_id = r.event_id
   LEFT JOIN ran ON ran.event_id = r.event_id AND ran.subscriber_id = r.id
-  RETURNING id, environment_id, subscriber_id, event_id, inline_job IS NOT NULL AS ran
+  RETURNING id, environment_id, subscriber_id, event_id, inline_job_id IS NOT NULL AS ran
 ), written AS (
   SELECT n.*, COALESCE(ran.halted, false) AS halted FROM notif n LEFT JOIN ran ON ran.notification_id = n.id
 ), jobs AS (
@@ -160,7 +162,7 @@ function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>
     inline: ran.map((o) => ({
       subscriber_id: o.job.subscriber.id,
       notification_id: o.job.notificationId,
-      inline_job: inlineJobRecord(o),
+      ...inlineColumns(o),
       halted: o.halt ?? false,
     })),
     trace_context: a.traceContext ?? null,
@@ -396,7 +398,7 @@ export class TriggerBatcher {
   private async ownEvents(client: PoolClient, batch: Pending[]): Promise<Map<string, OwnEvent>> {
     if (!batch.length) return new Map();
     const { rows } = await client.query<OwnEvent & { id: string }>(
-      `SELECT e.id, count(n.id)::int AS notifications, COALESCE(array_agg(n.id) FILTER (WHERE n.inline_job IS NOT NULL), '{}') AS inline_ids
+      `SELECT e.id, count(n.id)::int AS notifications, COALESCE(array_agg(n.id) FILTER (WHERE n.inline_job_id IS NOT NULL), '{}') AS inline_ids
        FROM events e LEFT JOIN notifications n ON n.event_id = e.id WHERE e.id = ANY($1::uuid[]) GROUP BY e.id`,
       [batch.map((p) => p.eventId)],
     );

@@ -8,6 +8,12 @@ function action(value: ActionContent | undefined): JsonObject | null {
   return { label: value.label, isCompleted: false, ...(value.redirect ? { redirect: value.redirect } : {}) };
 }
 
+/**
+ * The detail of every in-app message stored, followed by the subscriber's id. Storage that keeps a
+ * step's outcome compactly may leave this one detail out and derive it when read.
+ */
+export const INBOX_STORED_DETAIL = 'in-app message stored in the inbox of ';
+
 /** Renders the in-app controls (the same renderer as the step preview) and stores the result in the inbox. */
 export class InAppStepHandler implements StepHandler {
   constructor(private readonly providerId: string) {}
@@ -21,7 +27,7 @@ export class InAppStepHandler implements StepHandler {
     return {
       status: 'completed',
       providerId: this.providerId,
-      details: [{ status: 'Success', source: 'Internal', detail: `in-app message stored in the inbox of ${job.subscriber.subscriberId}`, providerId: this.providerId }],
+      details: [{ status: 'Success', source: 'Internal', detail: INBOX_STORED_DETAIL + job.subscriber.subscriberId, providerId: this.providerId }],
       message: {
         channel: 'in_app',
         providerId: this.providerId,
