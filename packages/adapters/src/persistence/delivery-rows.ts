@@ -45,6 +45,9 @@ export function stepsAfter(shape: ReturnType<typeof notificationShape>, inlineSt
   return shape.steps.filter((s) => s.id !== inlineStepId).map((s, ord) => ({ ...s, ord }));
 }
 
+/** Columns as a record definition's list (`AS x(name type, ...)`). */
+const columnTypes = (columns: ReadonlyArray<readonly [string, string]>) => columns.map(([name, type]) => `${name} ${type}`).join(', ');
+
 // A message's columns of its trigger (environment, transaction, workflow snapshot, context): the same
 // for every message of one event, and its own columns.
 const TRIGGER_COLUMNS = 'environment_id uuid, transaction_id text, tags text[], workflow jsonb, severity text, context_keys text[]';
@@ -66,7 +69,7 @@ const OWN = [
   ['status', 'text'],
   ['provider_message_id', 'text'],
 ] as const;
-const OWN_COLUMNS = OWN.map(([name, type]) => `${name} ${type}`).join(', ');
+const OWN_COLUMNS = columnTypes(OWN);
 
 /** Where `insertMessages` reads its rows: a JSON array, or a trigger's messages as column arrays. */
 export type MessageSource =
@@ -205,36 +208,35 @@ export function preferenceLevels(rows: PreferenceRow[] | null): RunnableJob['pre
   return { global: level(global), perWorkflow: level(perWorkflow) };
 }
 
-// A step run inline, as its notification keeps it: the notifications.inline_* columns.
-const INLINE = [
-  ['inline_job_id', 'uuid'],
+// A step run inline, as its notification keeps it: the notifications.inline_* columns. The step's
+// own (the same for every recipient of a fan-out chunk) and the run's.
+const INLINE_STEP = [
   ['inline_workflow_step_id', 'uuid'],
   ['inline_step_id', 'text'],
   ['inline_step_type', 'text'],
   ['inline_position', 'int'],
-  ['inline_status', 'text'],
-  ['inline_provider_id', 'text'],
-  ['inline_details', 'jsonb'],
 ] as const;
-/** The inline_* column names, in `INLINE_COLUMN_TYPES` order. */
-export const INLINE_COLUMN_NAMES = INLINE.map(([name]) => name).join(', ');
+const INLINE = [['inline_job_id', 'uuid'], ...INLINE_STEP, ['inline_status', 'text'], ['inline_provider_id', 'text'], ['inline_details', 'jsonb']] as const;
+/** The inline_* column names, in `INLINE_COLUMN_TYPES` order; with `alias`, as that relation's. */
+export const inlineColumnNames = (alias?: string) => INLINE.map(([name]) => (alias ? `${alias}.${name}` : name)).join(', ');
 /** The inline_* columns with their types, for a record definition (`AS x(...)`). */
-export const INLINE_COLUMN_TYPES = INLINE.map(([name, type]) => `${name} ${type}`).join(', ');
+export const INLINE_COLUMN_TYPES = columnTypes(INLINE);
+/** The step's inline_* columns (`inlineStepColumns`) with their types. */
+export const INLINE_STEP_COLUMN_TYPES = columnTypes(INLINE_STEP);
+
+/** The inline_* columns of the step run inline. */
+export function inlineStepColumns(step: DeliveryStep) {
+  return { inline_workflow_step_id: step.id, inline_step_id: step.stepId, inline_step_type: step.type, inline_position: step.position };
+}
 
 /**
- * A step run inline, as its notification keeps it (notifications.inline_*). Its details are left
- * out when they are the one detail of a message stored in the subscriber's inbox, which the activity
- * log derives: what a fan-out writes for nearly every recipient. Absent values are left out (they
- * read as NULL).
+ * The inline_* columns of the run itself. Its details are left out when they are the one detail of
+ * a message stored in the subscriber's inbox, which the activity log derives: what a fan-out writes
+ * for nearly every recipient. Absent values are left out (they read as NULL).
  */
-export function inlineColumns(o: JobOutcome) {
-  const { step } = o.job;
+export function inlineRunColumns(o: JobOutcome) {
   return {
     inline_job_id: o.job.jobId,
-    inline_workflow_step_id: step.id,
-    inline_step_id: step.stepId,
-    inline_step_type: step.type,
-    inline_position: step.position,
     inline_status: o.status,
     inline_provider_id: o.providerId ?? undefined,
     inline_details: storedInInbox(o)

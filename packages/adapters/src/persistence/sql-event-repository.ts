@@ -15,7 +15,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { arrayElement, INLINE_COLUMN_NAMES, inlineColumns, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
+import { arrayElement, INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { isUuid, jsonParam, prepared } from './sql-params';
@@ -37,13 +37,13 @@ WITH input AS (
     AS r(id, subscriber_id, topic_id, topic_key, subscription_id, inline_job_id, inline_status, inline_provider_id, inline_details, halted)
 ), notif AS (
   INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
-    topics, topic_keys, subscription_ids, ${INLINE_COLUMN_NAMES})
+    topics, topic_keys, subscription_ids, ${inlineColumnNames()})
   SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $12::text[],
          jsonb_build_object('type', 'Topic', 'topicKey', i.topic_key), $13::text[], $14, $15, e.context_keys,
          jsonb_build_array(jsonb_build_object('_topicId', i.topic_id, 'topicKey', i.topic_key)), ARRAY[i.topic_key], ARRAY[i.subscription_id::text],
-         i.inline_job_id, st.workflow_step_id, st.step_id, st.type, st.position, i.inline_status, i.inline_provider_id, i.inline_details
+         i.inline_job_id, st.*, i.inline_status, i.inline_provider_id, i.inline_details
   FROM input i JOIN events e ON e.id = $11
-  LEFT JOIN jsonb_to_record($18::jsonb) AS st(workflow_step_id uuid, step_id text, type text, position int) ON i.inline_job_id IS NOT NULL
+  LEFT JOIN jsonb_to_record($18::jsonb) AS st(${INLINE_STEP_COLUMN_TYPES}) ON i.inline_job_id IS NOT NULL
   ON CONFLICT (event_id, subscriber_id) DO NOTHING
   RETURNING id, environment_id, subscriber_id
 ), written AS (
@@ -298,7 +298,7 @@ export class SqlEventRepository implements EventRepository {
       if (accepted.length) {
         // Every step run inline in a chunk is the same step (the workflow's first, `inlineRunner`).
         const records = accepted.map((c) => ran.get(c.notificationId));
-        const columns = records.map((o) => o && inlineColumns(o));
+        const columns = records.map((o) => o && inlineRunColumns(o));
         const step = inline[0]?.job.step;
         const { rows } = await client.query<{ notification_ids: string[]; queued_ids: string[] }>(
           fanoutInsertStatement([
@@ -319,7 +319,7 @@ export class SqlEventRepository implements EventRepository {
             event.workflow.critical,
             JSON.stringify(steps),
             jsonParam(triggerColumns(event)),
-            JSON.stringify(step ? { workflow_step_id: step.id, step_id: step.stepId, type: step.type, position: step.position } : {}),
+            JSON.stringify(step ? inlineStepColumns(step) : {}),
             ...messageColumnArrays(inline),
           ]),
         );

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
-import { INLINE_COLUMN_NAMES, INLINE_COLUMN_TYPES, inlineColumns, insertMessages, messageRows, notificationShape, preferenceLevels, stepsAfter, toSubscriber } from './delivery-rows';
+import { INLINE_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageRows, notificationShape, preferenceLevels, stepsAfter, toSubscriber } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -69,10 +69,10 @@ WITH input AS (
   SELECT acc.event_id, x.* FROM acc CROSS JOIN LATERAL jsonb_to_recordset(acc.inline) AS x(subscriber_id uuid, notification_id uuid, ${INLINE_COLUMN_TYPES}, halted boolean)
 ), notif AS (
   INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
-    ${INLINE_COLUMN_NAMES})
+    ${inlineColumnNames()})
   SELECT COALESCE(ran.notification_id, gen_random_uuid()), acc.environment_id, acc.event_id, acc.workflow_id, r.id, acc.transaction_id, acc.channels,
          jsonb_build_object('subscriberId', r.subscriber_id), acc.tags, acc.severity, acc.critical, acc.context_keys,
-         ${INLINE_COLUMN_NAMES.split(', ').map((c) => `ran.${c}`).join(', ')}
+         ${inlineColumnNames('ran')}
   FROM recipients r JOIN acc ON acc.event_id = r.event_id
   LEFT JOIN ran ON ran.event_id = r.event_id AND ran.subscriber_id = r.id
   RETURNING id, environment_id, subscriber_id, event_id, inline_job_id IS NOT NULL AS ran
@@ -162,7 +162,8 @@ function row({ acceptance: a, eventId }: Pick<Pending, 'acceptance' | 'eventId'>
     inline: ran.map((o) => ({
       subscriber_id: o.job.subscriber.id,
       notification_id: o.job.notificationId,
-      ...inlineColumns(o),
+      ...inlineStepColumns(o.job.step),
+      ...inlineRunColumns(o),
       halted: o.halt ?? false,
     })),
     trace_context: a.traceContext ?? null,
