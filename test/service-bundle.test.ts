@@ -45,6 +45,28 @@ describe('the service bundle (dist/service)', () => {
   });
 });
 
+describe('what the bundle holds', () => {
+  it('has the packages of many small modules inside it, leaves pg to Node (tracing patches it), and checks only our files', async () => {
+    await buildService();
+    const { inputs, outputs } = JSON.parse(await readFile(join(SERVICE_DIR, 'inputs.json'), 'utf8')) as { inputs: string[]; outputs: string[] };
+    const code = (await Promise.all(outputs.filter((f) => f.endsWith('.js')).map((f) => readFile(join(SERVICE_DIR, f), 'utf8')))).join('\n');
+    const importedFromNodeModules = (name: string) => new RegExp(`from "file://[^"]*/node_modules/\\.pnpm/${name}@`).test(code);
+    // esbuild heads each bundled file with its path.
+    const bundledHere = (name: string) => code.includes(`// ../../node_modules/.pnpm/${name}@`);
+    // (pnpm's folder names: @scope+name.)
+    for (const bundled of ['@inversifyjs+core', 'zod', 'hono', 'ajv', 'pg-boss', 'socket.io']) {
+      expect(importedFromNodeModules(bundled), bundled).toBe(false);
+      expect(bundledHere(bundled), bundled).toBe(true);
+    }
+    expect(importedFromNodeModules('inversify')).toBe(false);
+    expect(importedFromNodeModules('pg')).toBe(true);
+    expect(bundledHere('pg')).toBe(false);
+    // A start checks our files and the lockfile, not the bundled packages' thousands.
+    expect(inputs.filter((f) => f.includes('node_modules'))).toEqual([]);
+    expect(inputs.some((f) => f.endsWith('pnpm-lock.yaml'))).toBe(true);
+  });
+});
+
 describe('pnpm start', () => {
   it('runs the service with the Node flags that tests and benchmarks start it with', async () => {
     const scripts = async (path: string) => JSON.parse(await readFile(fileURLToPath(new URL(path, import.meta.url)), 'utf8')).scripts;
