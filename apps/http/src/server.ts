@@ -37,7 +37,7 @@ export interface RunningHerald {
  * `embeddedStart` is the embedded database's start when the caller began it already (`main.ts`).
  */
 export async function startHerald(config: Config, tracing: Tracing = noTracing, embeddedStart?: EmbeddedDatabaseStart): Promise<RunningHerald> {
-  const logger = createLogger(config.logLevel, config.serviceName, config.logFormat);
+  const logger = await createLogger(config.logLevel, config.serviceName, config.logFormat);
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -83,9 +83,15 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
     // wait on the database, rather than on the first Prisma query after them.
     const prismaReady = db.prisma.$connect();
     prismaReady.catch(() => undefined);
-    const applied = await migrating;
+    // pg-boss keeps its own schema, so it starts beside the migrations (each waits on its round trips).
+    const [migrated, bossStarted] = await Promise.allSettled([migrating, startPgBoss(databaseUrl, logger)]);
+    // A pg-boss that started is stopped with the rest when the migrations failed.
+    if (bossStarted.status === 'fulfilled') boss = bossStarted.value;
+    if (migrated.status === 'rejected') throw migrated.reason;
+    if (bossStarted.status === 'rejected') throw bossStarted.reason;
+    boss = bossStarted.value;
+    const applied = migrated.value;
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-    boss = await startPgBoss(databaseUrl, logger);
     stopStatistics = keepPlannerStatistics(db.pool, (err) => logger.warn({ err }, 'refreshing planner statistics failed'));
 
     const backlog = new SqlDeliveryBacklog(db.pool);
