@@ -2,8 +2,14 @@ import { RecoverDeadWorkers, WorkerRegistry } from '@herald/domain';
 import type { Logger } from 'pino';
 import type { Resolver } from './platform/app-env';
 
-/** How often each worker process asks whether another has died: one indexed read of a few rows. */
+/** How often each worker process asks whether another has died, while others are registered. */
 export const DEAD_WORKER_CHECK_MS = 1_000;
+/**
+ * How often while no other is registered (a single-process install, most of them): only a process
+ * that registers after the last check can die unnoticed, and it is noticed at the next check. An
+ * idle service spent a quarter of its queries on checking every second.
+ */
+export const ALONE_CHECK_MS = 5_000;
 
 /**
  * Registers this process as a worker, takes over the work of processes that died before it
@@ -14,21 +20,27 @@ export async function watchForDeadWorkers(resolver: Resolver, logger: Logger): P
   const registry = resolver.get<WorkerRegistry>(WorkerRegistry);
   await registry.join();
   const recover = resolver.get(RecoverDeadWorkers);
-  const run = async () => {
+  /** Resolves to how many other processes are registered (1 if the check failed: keep checking often). */
+  const run = async (): Promise<number> => {
     const recovered = await recover.execute();
     if (recovered.workers) logger.warn({ ...recovered }, 'took over the work of worker processes that died');
+    return recovered.others;
   };
-  await run();
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    run()
-      .catch((err) => logger.error({ err }, 'checking for dead worker processes failed'))
-      .finally(() => (running = false));
-  }, DEAD_WORKER_CHECK_MS).unref();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const next = (others: number) => {
+    if (!stopped) timer = setTimeout(check, others ? DEAD_WORKER_CHECK_MS : ALONE_CHECK_MS).unref();
+  };
+  const check = () =>
+    void run()
+      .catch((err) => (logger.error({ err }, 'checking for dead worker processes failed'), 1))
+      .then(next);
+  next(await run());
   return {
-    stop: () => clearInterval(timer),
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
     leave: () => registry.leave(),
   };
 }

@@ -5,16 +5,21 @@ import pg from 'pg';
 export const WORKER_LOCK_CLASS = 0x48524c44;
 
 /**
- * Registered worker processes whose advisory lock nobody holds: they are gone. PostgreSQL releases
- * a session's locks the moment its connection ends, and a killed process's connection ends with it.
+ * A registered worker process (`w`) whose advisory lock nobody holds: it is gone. PostgreSQL
+ * releases a session's locks the moment its connection ends, and a killed process's connection
+ * ends with it.
  */
-export const DEAD_WORKERS = `
-  SELECT w.id FROM worker_processes w
-  WHERE w.id <> $1::uuid AND NOT EXISTS (
+const GONE = `NOT EXISTS (
     SELECT 1 FROM pg_locks l
     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
       AND l.classid = ${WORKER_LOCK_CLASS}::oid AND l.objid = w.lock_key::oid)`;
+
+/** The registered worker processes other than $1 that are gone. */
+export const DEAD_WORKERS = `SELECT w.id FROM worker_processes w WHERE w.id <> $1::uuid AND ${GONE}`;
+
+/** The registered worker processes other than $1, and whether each is gone. */
+export const OTHER_WORKERS = `SELECT w.id, ${GONE} AS gone FROM worker_processes w WHERE w.id <> $1::uuid`;
 
 // A host that disappears without closing its sockets (power loss, a partition) is noticed by the
 // server's TCP keepalives on this one session within about 8 s, instead of the system's two hours.

@@ -49,6 +49,21 @@ const job = async (jobId: string) =>
   (await database.db.pool.query<{ status: string; lease_owner: string | null }>('SELECT status, lease_owner FROM jobs WHERE id = $1', [jobId])).rows[0];
 
 describe('SqlWorkerRegistry', () => {
+  it('counts the other registered processes, alive or dead: none while this one is alone', async () => {
+    const alone = await joined();
+    expect(await alone.recoverDead()).toEqual({ workers: 0, events: 0, notifications: 0, others: 0 });
+    const other = await joined();
+    expect((await alone.recoverDead()).others).toBe(1);
+    expect((await other.recoverDead()).others).toBe(1);
+    const dead = await deadWorker();
+    const taken = await alone.recoverDead();
+    expect(taken).toMatchObject({ workers: 1, others: 1 });
+    expect((await database.db.pool.query('SELECT 1 FROM worker_processes WHERE id = $1', [dead])).rows.length).toBe(0);
+    await alone.leave();
+    expect((await other.recoverDead()).others).toBe(0);
+    await other.leave();
+  });
+
   it("takes a dead process's work over once: its leases end, its fan-outs and the due jobs are queued again", async () => {
     const [a, b] = [await joined(), await joined()];
     const dead = await deadWorker();
@@ -77,7 +92,7 @@ describe('SqlWorkerRegistry', () => {
     // Its job is due again and leased by the next claim; nothing more to take over.
     const [reclaimed] = await new SqlJobRepository(database.db.pool, queue, b.workerId).claim([theirs.notification_id]);
     expect(reclaimed.attempts).toBe(2);
-    expect(await a.recoverDead()).toEqual({ workers: 0, events: 0, notifications: 0 });
+    expect(await a.recoverDead()).toMatchObject({ workers: 0, events: 0, notifications: 0 });
   });
 
   it('sees a process alive while its liveness connection holds the lock, and registers it again when that connection drops', async () => {

@@ -1,6 +1,6 @@
 import type { RecoveredWork, WorkerRegistry } from '@herald/domain';
 import type { Pool } from 'pg';
-import { DEAD_WORKERS, type ProcessLiveness } from '../database/process-liveness';
+import { DEAD_WORKERS, OTHER_WORKERS, type ProcessLiveness } from '../database/process-liveness';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { inTransaction } from './transaction';
 
@@ -32,9 +32,10 @@ export class SqlWorkerRegistry implements WorkerRegistry {
   }
 
   async recoverDead(): Promise<RecoveredWork> {
-    // The common case, every second in every process: one read of a table of a few rows.
-    const found = await this.pool.query(DEAD_WORKERS, [this.workerId]);
-    if (!found.rowCount) return { workers: 0, events: 0, notifications: 0 };
+    // The common case, every few seconds in every process: one read of a table of a few rows.
+    const found = await this.pool.query<{ id: string; gone: boolean }>(OTHER_WORKERS, [this.workerId]);
+    const others = found.rows.length;
+    if (!found.rows.some((w) => w.gone)) return { workers: 0, events: 0, notifications: 0, others };
     return inTransaction(this.pool, async (client) => {
       // Locked and checked again: of several processes noticing one death, one takes the work over.
       const dead = await client.query<{ id: string }>(
@@ -42,7 +43,7 @@ export class SqlWorkerRegistry implements WorkerRegistry {
         [this.workerId],
       );
       const ids = dead.rows.map((r) => r.id);
-      if (!ids.length) return { workers: 0, events: 0, notifications: 0 };
+      if (!ids.length) return { workers: 0, events: 0, notifications: 0, others };
       // Fan-outs resume from their committed progress. Marked as touched so the stalled-work sweep skips them.
       const events = await client.query<{ id: string }>(
         `UPDATE events SET fanout_owner = NULL, fanout_cursor = jsonb_set(COALESCE(fanout_cursor, '{}'), '{at}', to_jsonb(now()))
@@ -63,7 +64,7 @@ export class SqlWorkerRegistry implements WorkerRegistry {
       );
       const notificationIds = [...new Set([...leased.rows, ...due.rows].map((r) => r.notification_id))];
       await this.queue.enqueueIn(client, [...fanoutWork(events.rows.map((e) => e.id)), ...stepsWork(notificationIds)]);
-      return { workers: ids.length, events: events.rows.length, notifications: notificationIds.length };
+      return { workers: ids.length, events: events.rows.length, notifications: notificationIds.length, others: others - ids.length };
     });
   }
 }

@@ -8,6 +8,8 @@ export interface RecoveredWork {
   events: number;
   /** Notifications queued again: jobs they held leased, and due jobs whose queue message they may have held. */
   notifications: number;
+  /** Other processes still registered after the check, alive or not yet taken over. */
+  others: number;
 }
 
 /**
