@@ -29,9 +29,10 @@ async function startHealthy(): Promise<{ child: ChildProcess; ms: number }> {
 }
 
 
-async function cpuTicks(pid: number): Promise<number> {
+async function cpuTicks(pid: number, withReapedChildren = false): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
+  // utime + stime, and cutime + cstime: the children it has waited for.
+  return Number(fields[11]) + Number(fields[12]) + (withReapedChildren ? Number(fields[13]) + Number(fields[14]) : 0);
 }
 
 
@@ -79,8 +80,13 @@ try {
   const pid = child.pid!;
   const postmaster = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
   await new Promise((r) => setTimeout(r, IDLE_WAIT_MS));
-  const cluster = await processTree(postmaster);
-  const clusterTicks = async () => (await Promise.all(cluster.map((p) => cpuTicks(p).catch(() => 0)))).reduce((a, b) => a + b, 0);
+  // The postmaster with what its exited backends used (it reaps them), and its live processes now.
+  const clusterTicks = async () => {
+    const [postmasterTicks, ...children] = await Promise.all(
+      (await processTree(postmaster)).map((p, i) => cpuTicks(p, i === 0).catch(() => 0)),
+    );
+    return children.reduce((a, b) => a + b, postmasterTicks);
+  };
   const [heraldBefore, clusterBefore] = [await cpuTicks(pid), await clusterTicks()];
   let peakRss = await processMemoryMb(pid);
   const sampling = Date.now();
