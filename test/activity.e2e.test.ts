@@ -76,7 +76,7 @@ beforeAll(async () => {
 afterAll(() => svc?.dispose());
 
 describe('the activity log through the @novu/api SDK', () => {
-  it('lists one notification per trigger and recipient, newest first', () => {
+  it('lists one notification per trigger and recipient, newest first', async () => {
     expect(keys(all)).toHaveLength(5);
     expect(keys(all).slice(2)).toEqual(['tx-3/ada', 'tx-2/bob', 'tx-1/ada']);
     expect(new Set(keys(all).slice(0, 2))).toEqual(new Set(['tx-4/cy', 'tx-4/bob']));
@@ -90,8 +90,16 @@ describe('the activity log through the @novu/api SDK', () => {
       subscriber: { subscriberId: 'ada', firstName: 'Ada', email: 'ada@example.com' },
       template: { id: orderShippedId, name: 'Order shipped', triggers: [{ type: 'event', identifier: 'order-shipped', variables: [{ name: 'orderId' }] }] },
     });
-    // A topic's recipients share their trigger's one stored payload (the event's).
-    for (const n of all.filter((n) => n.transactionId === 'tx-4')) expect(n.payload).toEqual({ orderId: 'V-1' });
+    // A topic's recipients share their trigger's one stored payload (the event's), and each shows
+    // the topic it was reached through (kept as the notification's topic columns).
+    const [vip] = await queryDatabase<{ id: string }>(svc.databaseUrl, "SELECT id FROM topics WHERE key = 'vip'");
+    for (const n of all.filter((n) => n.transactionId === 'tx-4')) {
+      expect(n.payload).toEqual({ orderId: 'V-1' });
+      expect(n.to).toEqual({ type: 'Topic', topicKey: 'vip' });
+      expect(n.topics).toEqual([{ topicId: vip.id, topicKey: 'vip' }]);
+    }
+    expect(first.to).toEqual({ subscriberId: 'ada' });
+    expect(first.topics ?? []).toEqual([]);
   });
 
   it('filters by channels, templates, subscribers, emails, severity and transactionId', async () => {

@@ -1,48 +1,17 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
 import { SqlActivityRepository } from '../persistence/sql-activity-repository';
-import { applyMigrations, MIGRATIONS_DIR } from './migrate';
+import { insertWorkflowEnvironment, useDatabaseBeforeMigration } from '../testing/use-database-before-migration';
+import { applyMigrations } from './migrate';
 
 // The migration that moved a step run inline from one JSON document per notification (inline_job)
 // into columns: a notification stored before it shows in the activity log exactly as it did.
 const MIGRATION = '20261125093942_inline_step_columns';
-let pool: pg.Pool;
-let admin: pg.Client;
-let database: string;
-let before: string;
-
-beforeAll(async () => {
-  admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
-  await admin.connect();
-  database = `herald_test_migration_${randomBytes(6).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(inject('adminDatabaseUrl'));
-  url.pathname = `/${database}`;
-  pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-  // The migrations before this one.
-  before = await mkdtemp(join(tmpdir(), 'herald-migrations-'));
-  for (const name of await readdir(MIGRATIONS_DIR)) {
-    if (name < MIGRATION) await cp(join(MIGRATIONS_DIR, name), join(before, name), { recursive: true });
-  }
-  await applyMigrations(pool, before);
-});
-
-afterAll(async () => {
-  await pool?.end();
-  await admin?.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin?.end();
-  await rm(before, { recursive: true, force: true });
-});
+const database = useDatabaseBeforeMigration(MIGRATION);
 
 it('keeps every step run inline before it, with its details, as the activity log shows it', async () => {
-  const ids = { org: randomUUID(), env: randomUUID(), workflow: randomUUID(), step: randomUUID(), event: randomUUID() };
-  await pool.query(`INSERT INTO organizations (id, name) VALUES ($1, 'org')`, [ids.org]);
-  await pool.query(`INSERT INTO environments (id, organization_id, name, slug, signing_secret) VALUES ($1, $2, 'Development', 'development', 's')`, [ids.env, ids.org]);
-  await pool.query(`INSERT INTO workflows (id, environment_id, workflow_id, name) VALUES ($1, $2, 'alert', 'Alert')`, [ids.workflow, ids.env]);
+  const { pool } = database;
+  const ids = { ...(await insertWorkflowEnvironment(pool)), step: randomUUID(), event: randomUUID() };
   await pool.query(`INSERT INTO workflow_steps (id, workflow_id, step_id, name, type, position) VALUES ($1, $2, 'inbox', 'Inbox', 'in_app', 0)`, [ids.step, ids.workflow]);
   const subscribers: Record<string, string> = {};
   for (const name of ['sent', 'skipped', 'none']) {

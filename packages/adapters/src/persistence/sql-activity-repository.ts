@@ -21,7 +21,9 @@ const STEP_OF = (workflowStepId: string, stepId: string) =>
  * `page` is a CTE of the notification ids to load; `$1` is the environment.
  */
 const HYDRATE = `
-SELECT n.id, n.environment_id, n.transaction_id, n.workflow_id, n.channels, e.payload, n.controls, n."to", n.tags, n.topics, n.severity, n.critical,
+SELECT n.id, n.environment_id, n.transaction_id, n.workflow_id, n.channels, e.payload, n.controls, n.tags, n.severity, n.critical,
+       COALESCE(n."to", CASE WHEN n.topic_key IS NOT NULL THEN jsonb_build_object('type', 'Topic', 'topicKey', n.topic_key) END) AS "to",
+       CASE WHEN n.topic_key IS NOT NULL THEN jsonb_build_array(jsonb_build_object('_topicId', n.topic_id, 'topicKey', n.topic_key)) ELSE '[]' END AS topics,
        n.context_keys, n.digested_notification_id, n.created_at, n.updated_at,
        json_build_object('id', s.id, 'subscriberId', s.subscriber_id, 'firstName', s.first_name, 'lastName', s.last_name,
          'email', s.email, 'phone', s.phone) AS subscriber,
@@ -82,7 +84,7 @@ const NONE_NAMED: NamedSubscriptions = { ids: [], subscriberIds: [] };
 /**
  * The conditions of the activity filters; each is backed by an index of `notifications` or a small
  * lookup. Channels and topics are indexed per event, not per recipient: the events are found first,
- * then their notifications by the event key, and each notification's own arrays are checked.
+ * then their notifications by the event key, and each notification's own columns are checked.
  * `subscriptions` are the existing subscriptions `f.subscriptionId` names (see `list`).
  */
 function conditions(environmentId: string, f: ActivityFilter, params: SqlParams, subscriptions: NamedSubscriptions = NONE_NAMED): string[] {
@@ -111,13 +113,13 @@ function conditions(environmentId: string, f: ActivityFilter, params: SqlParams,
   if (f.topicKey) {
     // The partial GIN index covers events with topics; say so, so the planner can use it.
     const key = p(f.topicKey);
-    where.push(byEvents(`cardinality(e.topic_keys) > 0 AND e.topic_keys @> ARRAY[${key}::text]`), `n.topic_keys @> ARRAY[${key}::text]`);
+    where.push(byEvents(`cardinality(e.topic_keys) > 0 AND e.topic_keys @> ARRAY[${key}::text]`), `n.topic_key = ${key}`);
   }
   if (f.subscriptionId) {
     // A subscription is named by its id or by its identifier; the notification stores ids. Its
     // notifications are its subscriber's; one since deleted is looked for among all of them.
     if (subscriptions.subscriberIds.length) where.push(`n.subscriber_id = ANY(${p(subscriptions.subscriberIds)}::uuid[])`);
-    where.push(`n.subscription_ids && ${p([f.subscriptionId, ...subscriptions.ids])}::text[]`);
+    where.push(`n.subscription_id = ANY(${p([f.subscriptionId, ...subscriptions.ids].filter(isUuid))}::uuid[])`);
   }
   // The partial GIN index covers rows with keys; say so, so the planner can use it.
   if (f.contextKeys) where.push(`${f.contextKeys.length ? 'cardinality(n.context_keys) > 0 AND ' : ''}${sameKeys('n.context_keys', p(f.contextKeys))}`);

@@ -36,11 +36,10 @@ WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::uuid[], $7::text[], $8::text[], $9::jsonb[], $10::boolean[])
     AS r(id, subscriber_id, topic_id, topic_key, subscription_id, inline_job_id, inline_status, inline_provider_id, inline_details, halted)
 ), notif AS (
-  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
-    topics, topic_keys, subscription_ids, ${inlineColumnNames()})
-  SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $12::text[],
-         jsonb_build_object('type', 'Topic', 'topicKey', i.topic_key), $13::text[], $14, $15, e.context_keys,
-         jsonb_build_array(jsonb_build_object('_topicId', i.topic_id, 'topicKey', i.topic_key)), ARRAY[i.topic_key], ARRAY[i.subscription_id::text],
+  INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, tags, severity, critical, context_keys,
+    topic_id, topic_key, subscription_id, ${inlineColumnNames()})
+  SELECT i.id, e.environment_id, e.id, e.workflow_id, i.subscriber_id, e.transaction_id, $12::text[], $13::text[], $14, $15, e.context_keys,
+         i.topic_id, i.topic_key, i.subscription_id,
          i.inline_job_id, st.*, i.inline_status, i.inline_provider_id, i.inline_details
   FROM input i JOIN events e ON e.id = $11
   LEFT JOIN jsonb_to_record($18::jsonb) AS st(${INLINE_STEP_COLUMN_TYPES}) ON i.inline_job_id IS NOT NULL
