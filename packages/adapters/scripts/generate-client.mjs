@@ -14,7 +14,10 @@ const env = {
   CHECKPOINT_DISABLE: '1',
 };
 const result = spawnSync('pnpm', ['exec', 'prisma', 'generate'], { cwd, env, stdio: 'inherit' });
-if (result.status === 0) await loadCompilerFromItsFile();
+if (result.status === 0) {
+  // A failure here leaves a working client (the one Prisma generated): said, not fatal.
+  await loadCompilerFromItsFile().catch((error) => console.warn(`generate-client: the query compiler stays in its module: ${error.message}`));
+}
 process.exit(result.status ?? 1);
 
 /**
@@ -22,7 +25,8 @@ process.exit(result.status ?? 1);
  * module that holds it as base64: reading, decoding and parsing that module took 150-180 ms of every
  * start, on the main thread, and the bytes it decodes never change. The compiler is written once,
  * here, as a .wasm file beside the client, which then reads it (3 ms) and compiles it off the main
- * thread. If a Prisma release generates that loader differently, the client is left as generated.
+ * thread. If a Prisma release generates that loader differently, the client is left as generated;
+ * the .wasm file is written before the loader is pointed at it.
  */
 async function loadCompilerFromItsFile() {
   const internal = join(cwd, 'src/generated/prisma/internal');
