@@ -1,5 +1,5 @@
 import { INBOX_STORED_DETAIL, type DeliveryStep, type DeliveryWorkflow, type JobOutcome, type MessageDraft, type RunnableJob, type Subscriber, type SubscriberPreferenceRecord } from '@herald/domain';
-import { jsonParam } from './sql-params';
+import { arrayParam, jsonParam } from './sql-params';
 
 export interface StepRow {
   id: string;
@@ -116,20 +116,9 @@ export function messageRows(outcomes: readonly JobOutcome[]) {
  * `insertMessages` reads them: an array parameter is parsed by PostgreSQL at about two thirds of
  * the cost of the same rows as JSON (a fan-out chunk's input, measured alone: see the fan-out statement in sql-event-repository.ts).
  */
-export function messageColumnArrays(outcomes: readonly JobOutcome[]): unknown[][] {
+export function messageColumnArrays(outcomes: readonly JobOutcome[]): string[] {
   const rows = outcomes.flatMap((o) => (o.message ? [ownColumns(o, o.message)] : []));
-  return OWN.map(([name, type]) => rows.map((row) => arrayElement(row[name], type)));
-}
-
-/**
- * A value as an element of a text-encoded array parameter: JSON as its text, NUL dropped from text
- * (PostgreSQL text cannot hold it; see `jsonParam`), absent as NULL.
- */
-export function arrayElement(value: unknown, type: 'uuid' | 'text' | 'jsonb' | 'boolean'): unknown {
-  if (value === undefined || value === null) return null;
-  if (type === 'jsonb') return jsonParam(value);
-  if (type === 'text' && typeof value === 'string' && value.includes('\0')) return value.replaceAll('\0', '');
-  return value;
+  return OWN.map(([name, type]) => arrayParam(rows.map((row) => row[name]), type));
 }
 
 function ownColumns({ job }: JobOutcome, m: MessageDraft) {

@@ -15,10 +15,10 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { arrayElement, INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
+import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
-import { isUuid, jsonParam, prepared } from './sql-params';
+import { arrayParam, isUuid, jsonParam, prepared } from './sql-params';
 
 export const WORKFLOW_CACHE_MS = 1_000;
 
@@ -301,16 +301,16 @@ export class SqlEventRepository implements EventRepository {
         const step = inline[0]?.job.step;
         const { rows } = await client.query<{ notification_ids: string[]; queued_ids: string[] }>(
           fanoutInsertStatement([
-            accepted.map((c) => c.notificationId),
-            accepted.map((c) => c.subscriberId),
-            accepted.map((c) => c.topicId),
-            accepted.map((c) => c.topicKey),
-            accepted.map((c) => c.subscriptionId),
-            columns.map((c) => c?.inline_job_id ?? null),
-            columns.map((c) => c?.inline_status ?? null),
-            columns.map((c) => arrayElement(c?.inline_provider_id, 'text')),
-            columns.map((c) => arrayElement(c?.inline_details, 'jsonb')),
-            records.map((o) => o?.halt ?? false),
+            arrayParam(accepted.map((c) => c.notificationId), 'uuid'),
+            arrayParam(accepted.map((c) => c.subscriberId), 'uuid'),
+            arrayParam(accepted.map((c) => c.topicId), 'uuid'),
+            arrayParam(accepted.map((c) => c.topicKey), 'text'),
+            arrayParam(accepted.map((c) => c.subscriptionId), 'uuid'),
+            arrayParam(columns.map((c) => c?.inline_job_id), 'uuid'),
+            arrayParam(columns.map((c) => c?.inline_status), 'text'),
+            arrayParam(columns.map((c) => c?.inline_provider_id), 'text'),
+            arrayParam(columns.map((c) => c?.inline_details), 'jsonb'),
+            arrayParam(records.map((o) => o?.halt ?? false), 'boolean'),
             event.id,
             shape.channels,
             event.workflow.tags,

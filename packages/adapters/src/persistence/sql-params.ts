@@ -33,6 +33,36 @@ export function jsonParam(value: unknown): string {
   return text.includes('\\u0000') ? text.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1') : text;
 }
 
+/** The element types `arrayParam` writes. */
+export type ArrayElementType = 'uuid' | 'text' | 'jsonb' | 'boolean';
+
+const NEEDS_ESCAPE = /["\\]/;
+const ESCAPED = /["\\]/g;
+
+/**
+ * A JS array as the text of a `$n::type[]` parameter: absent values as NULL, JSON as its text, NUL
+ * dropped from text (see `jsonParam`). node-postgres builds the same literal from an array, but runs
+ * two regular-expression replaces and a type check per element: for a fan-out chunk's 26 columns of
+ * a thousand rows that was a tenth of the service's CPU in a 100,000-recipient fan-out (cpu-prof:
+ * escapeElement, prepareValue, arrayString). Ids (`uuid`) and booleans never need quoting; text and
+ * JSON are quoted, with `"` and `\` escaped only where they occur.
+ */
+export function arrayParam(values: readonly unknown[], type: ArrayElementType): string {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === undefined || value === null) parts[i] = 'NULL';
+    else if (type === 'boolean') parts[i] = value ? 't' : 'f';
+    else if (type === 'uuid') parts[i] = String(value);
+    else {
+      let text = type === 'jsonb' ? jsonParam(value) : String(value);
+      if (type === 'text' && text.includes('\0')) text = text.replaceAll('\0', '');
+      parts[i] = `"${NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, '\\$&') : text}"`;
+    }
+  }
+  return `{${parts.join(',')}}`;
+}
+
 /** Text fixed in the code (never input) as an SQL string literal. */
 export function sqlLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
