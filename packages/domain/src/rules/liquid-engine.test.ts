@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderTemplate } from './liquid-engine';
+import { renderTemplate, renderWithLiquid } from './liquid-engine';
 
 describe('renderTemplate', () => {
   it('renders one template against each scope it is given (the parsed template is reused, never its values)', () => {
@@ -25,5 +26,32 @@ describe('renderTemplate', () => {
     const filler = 'x'.repeat(90_000);
     for (let i = 0; i < 30; i++) expect(renderTemplate(`{{ n }}-${i}-${filler}`, { n: i })).toBe(`${i}-${i}-${filler}`);
     expect(renderTemplate('{{ n }}-0', { n: 'again' })).toBe('again-0');
+  });
+
+  it('renders plain outputs directly exactly as liquidjs does, whatever the values and the text around them', () => {
+    const key = fc.constantFrom('a', 'b', 'first_name', 'digest-step', 'size', 'first', 'last', 'length', 'nil', 'empty', 'true', '_x', 'a1');
+    const path = fc.array(key, { minLength: 1, maxLength: 3 });
+    const output = fc.tuple(path, fc.constantFrom('', ' ', '  ', '\n'), fc.constantFrom('', ' ', '-', ' -', '\t')).map(([p, before, after]) => `{{${before}${p.join('.')}${after}}}`);
+    const literal = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('{', '}', '{ {', '} }', '-', '{%', '%}', ' | upcase', ''));
+    const template = fc.array(fc.oneof(output, literal), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
+    const leaf = fc.oneof(fc.string({ maxLength: 6 }), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(-0), fc.constant(1e21), fc.constant(0.1 + 0.2));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(key, tie('node'), { maxKeys: 4 })),
+    })).node;
+    const scope = fc.dictionary(key, value, { maxKeys: 5 });
+    fc.assert(
+      fc.property(template, scope, (source, variables) => {
+        const liquid = (() => {
+          try {
+            return { text: renderWithLiquid(source, variables) };
+          } catch (error) {
+            return { error: (error as Error).message };
+          }
+        })();
+        if ('error' in liquid) expect(() => renderTemplate(source, variables)).toThrow(liquid.error);
+        else expect(renderTemplate(source, variables)).toBe(liquid.text);
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });
