@@ -45,12 +45,15 @@ describe('arrayParam', () => {
     );
   });
 
-  it('writes ids and booleans unquoted, and an empty array as {}', async () => {
+  it('gives PostgreSQL ids, booleans and an empty array; a malformed id fails its cast, never shifts the elements', async () => {
     const ids = [crypto.randomUUID(), null, crypto.randomUUID()];
-    expect(arrayParam(ids, 'uuid')).toBe(`{${ids[0]},NULL,${ids[2]}}`);
+    expect(arrayParam(ids, 'uuid')).toBe(`{"${ids[0]}",NULL,"${ids[2]}"}`);
+    for (const malformed of ['', 'NULL', `${ids[0]},${ids[2]}`]) await expect(read(arrayParam([malformed], 'uuid'), 'uuid')).rejects.toThrow(/uuid/);
     expect(await read(arrayParam(ids, 'uuid'), 'uuid')).toEqual(ids);
     expect(await read(arrayParam([true, false, null], 'boolean'), 'boolean')).toEqual([true, false, null]);
     expect(arrayParam([], 'text')).toBe('{}');
+    // An object given for text is written as its JSON, as node-postgres writes one.
+    expect(await read(arrayParam([{ a: '"' }], 'text'), 'text')).toEqual(['{"a":"\\""}']);
     expect(await read(arrayParam([], 'text'), 'text')).toEqual([]);
   });
 });

@@ -44,8 +44,9 @@ const ESCAPED = /["\\]/g;
  * dropped from text (see `jsonParam`). node-postgres builds the same literal from an array, but runs
  * two regular-expression replaces and a type check per element: for a fan-out chunk's 26 columns of
  * a thousand rows that was a tenth of the service's CPU in a 100,000-recipient fan-out (cpu-prof:
- * escapeElement, prepareValue, arrayString). Ids (`uuid`) and booleans never need quoting; text and
- * JSON are quoted, with `"` and `\` escaped only where they occur.
+ * escapeElement, prepareValue, arrayString). Booleans are written unquoted, ids quoted as they are,
+ * text and JSON quoted with `"` and `\` escaped only where they occur; an object given for text is
+ * written as its JSON, as node-postgres writes it.
  */
 export function arrayParam(values: readonly unknown[], type: ArrayElementType): string {
   const parts = new Array<string>(values.length);
@@ -53,9 +54,11 @@ export function arrayParam(values: readonly unknown[], type: ArrayElementType): 
     const value = values[i];
     if (value === undefined || value === null) parts[i] = 'NULL';
     else if (type === 'boolean') parts[i] = value ? 't' : 'f';
-    else if (type === 'uuid') parts[i] = String(value);
+    // Quoted, though an id never needs escaping: a malformed one ('', 'NULL', 'a,b') then fails its cast
+    // instead of becoming a NULL or two elements, which would shift the rows of every later column.
+    else if (type === 'uuid') parts[i] = `"${String(value)}"`;
     else {
-      let text = type === 'jsonb' ? jsonParam(value) : String(value);
+      let text = type === 'jsonb' || (typeof value === 'object' && value !== null) ? jsonParam(value) : String(value);
       if (type === 'text' && text.includes('\0')) text = text.replaceAll('\0', '');
       parts[i] = `"${NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, '\\$&') : text}"`;
     }

@@ -31,7 +31,7 @@ describe('renderTemplate', () => {
   it('renders plain outputs directly exactly as liquidjs does, whatever the values and the text around them', () => {
     const key = fc.constantFrom('a', 'b', 'first_name', 'digest-step', 'size', 'first', 'last', 'length', 'nil', 'empty', 'true', '_x', 'a1');
     const path = fc.array(key, { minLength: 1, maxLength: 3 });
-    const output = fc.tuple(path, fc.constantFrom('', ' ', '  ', '\n'), fc.constantFrom('', ' ', '-', ' -', '\t')).map(([p, before, after]) => `{{${before}${p.join('.')}${after}}}`);
+    const output = fc.tuple(path, fc.constantFrom('', ' ', '  ', '\n', '\v', '\ufeff', '\u00a0'), fc.constantFrom('', ' ', '-', ' -', '\t', '\f', '\ufeff', '\u2003')).map(([p, before, after]) => `{{${before}${p.join('.')}${after}}}`);
     const literal = fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('{', '}', '{ {', '} }', '-', '{%', '%}', ' | upcase', ''));
     const template = fc.array(fc.oneof(output, literal), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
     const leaf = fc.oneof(fc.string({ maxLength: 6 }), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(-0), fc.constant(1e21), fc.constant(0.1 + 0.2));
@@ -53,5 +53,11 @@ describe('renderTemplate', () => {
       }),
       { numRuns: 3_000 },
     );
+  });
+
+  it('refuses a plain template longer than liquidjs parses, as liquidjs does', () => {
+    const source = `${'x'.repeat(100_000)}{{ a }}`;
+    expect(() => renderWithLiquid(source, { a: 'A' })).toThrow(/limit/);
+    expect(() => renderTemplate(source, { a: 'A' })).toThrow(/limit/);
   });
 });

@@ -74,11 +74,14 @@ interface PlainOutputs {
   paths: string[][];
 }
 
-const PLAIN_OUTPUT = /(?<!\{)\{\{\s*([A-Za-z_](?:[\w-]*\w)?(?:\.[A-Za-z_](?:[\w-]*\w)?)*)\s*\}\}/g;
+// Blank as liquidjs reads it (ASCII): JS's \s also takes characters liquidjs reads as part of a name (U+FEFF).
+const PLAIN_OUTPUT = /(?<!\{)\{\{[ \t\n\r\v\f]*([A-Za-z_](?:[\w-]*\w)?(?:\.[A-Za-z_](?:[\w-]*\w)?)*)[ \t\n\r\v\f]*\}\}/g;
 /** Liquid's literals, which read like a variable but are not one. */
 const LITERALS = new Set(['true', 'false', 'nil', 'null', 'empty', 'blank']);
 
 function plainOutputs(source: string): PlainOutputs | null {
+  // Longer than liquidjs parses: it refuses the template, and so must this.
+  if (source.length > MAX_TEMPLATE_CHARS) return null;
   const literals: string[] = [];
   const paths: string[][] = [];
   let at = 0;
