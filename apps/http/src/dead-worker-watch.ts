@@ -29,19 +29,25 @@ export async function watchForDeadWorkers(resolver: Resolver, logger: Logger): P
   };
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const next = (others: number) => {
-    if (!stopped) timer = setTimeout(check, others ? DEAD_WORKER_CHECK_MS : ALONE_CHECK_MS).unref();
-  };
-  const check = () =>
-    void run()
+  /** The check running now, if any: leaving waits for it, so it never runs on a deregistered process. */
+  let running: Promise<void> | undefined;
+  const check = (): Promise<void> =>
+    (running = run()
       .catch((err) => (logger.error({ err }, 'checking for dead worker processes failed'), 1))
-      .then(next);
-  next(await run());
+      .then((others) => {
+        running = undefined;
+        // A failed first check does not fail the start: the next one, a second later, tries again.
+        if (!stopped) timer = setTimeout(() => void check(), others ? DEAD_WORKER_CHECK_MS : ALONE_CHECK_MS).unref();
+      }));
+  await check();
   return {
     stop: () => {
       stopped = true;
       clearTimeout(timer);
     },
-    leave: () => registry.leave(),
+    leave: async () => {
+      await running;
+      await registry.leave();
+    },
   };
 }
