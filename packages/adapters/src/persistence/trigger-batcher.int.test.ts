@@ -310,6 +310,23 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await queuedIn(n.id)).toBe(1);
   });
 
+  it('accepts the first of two triggers repeating a transactionId in one batch, and writes its rows once', async () => {
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    const [first, second] = await inOneBatch(batcher, 'repeat', () => [
+      batcher.accept({ ...trigger(greet, 'repeat-x', ['grace', 'repeat-new']), payload: { order: 1 } }, runInline(greet)),
+      batcher.accept({ ...trigger(greet, 'repeat-x', ['grace', 'repeat-new']), payload: { order: 2 } }, runInline(greet)),
+    ]);
+    expect(first).toMatchObject({ accepted: true, notifications: 2 });
+    expect(first.accepted && first.inline.map((o) => o.job.subscriber.subscriberId)).toEqual(['grace']);
+    expect(second).toEqual({ accepted: false, reason: 'duplicate_transaction' });
+    expect(await rows(`SELECT payload FROM events WHERE transaction_id = 'repeat-x'`)).toEqual([{ payload: { order: 1 } }]);
+    // Grace's first step ran with the trigger (a job for the second); the new subscriber got both jobs. Once.
+    expect(await rows(`SELECT body FROM messages WHERE transaction_id = 'repeat-x'`)).toEqual([{ body: 'Hi Grace, order 1' }]);
+    expect(await rows(`SELECT count(*)::int AS n FROM notifications WHERE transaction_id = 'repeat-x'`)).toEqual([{ n: 2 }]);
+    expect(await rows(`SELECT count(*)::int AS n FROM jobs j JOIN notifications n ON n.id = j.notification_id WHERE n.transaction_id = 'repeat-x'`)).toEqual([{ n: 3 }]);
+    expect(await rows(`SELECT count(*)::int AS n FROM subscribers WHERE subscriber_id = 'repeat-new'`)).toEqual([{ n: 1 }]);
+  });
+
   it('accepts a batch again one by one when a step saw an object whose trigger was a duplicate', async () => {
     const batcher = new TriggerBatcher(database.db.pool, queue);
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'mary', 'Mary')`, [env]);

@@ -44,11 +44,12 @@ WITH input AS (
          CASE WHEN status = 'fanned_out' THEN now() END, trace_context, channels, topic_keys
   FROM input ORDER BY idx
   ON CONFLICT (environment_id, transaction_id) DO NOTHING
-  RETURNING id, environment_id, transaction_id
+  RETURNING id
 ), acc AS (
-  SELECT DISTINCT ON (i.environment_id, i.transaction_id) i.*, ev.id AS event_id
-  FROM input i JOIN ev ON ev.environment_id = i.environment_id AND ev.transaction_id = i.transaction_id
-  ORDER BY i.environment_id, i.transaction_id, i.idx
+  -- The triggers whose event was inserted: by the id chosen for it, a single key. Matched on the
+  -- transaction (two columns) with DISTINCT ON, this was estimated at one row, so the planner nested
+  -- every later join on it: a batch's recipients were read once per trigger, quadratic in its size.
+  SELECT i.*, i.id AS event_id FROM input i WHERE i.id IN (SELECT id FROM ev)
 ), wanted AS (
   SELECT acc.event_id, acc.environment_id, sid FROM acc CROSS JOIN LATERAL unnest(acc.subscriber_ids) AS sid
 ), created AS (
