@@ -11,7 +11,7 @@ import type {
   UpsertManyResult,
 } from '@herald/domain';
 import type { Pool, PoolClient } from 'pg';
-import { jsonParam } from './sql-params';
+import { jsonParam, prepared } from './sql-params';
 import type { PrismaClient } from '../generated/prisma/client';
 import type { Prisma } from '../generated/prisma/client';
 import { paginate } from './cursor-pagination';
@@ -86,6 +86,7 @@ WITH input AS (
 SELECT 'updated' AS outcome, subscriber_id FROM updated
 UNION ALL
 SELECT 'created' AS outcome, subscriber_id FROM inserted`;
+const upsertManyStatement = prepared('herald-upsert-subscribers', UPSERT_MANY_SUBSCRIBERS);
 
 /**
  * Creates or updates subscribers set-based, on a pool or inside a caller's transaction. A row
@@ -96,7 +97,7 @@ export async function upsertSubscribers(db: Queryable, environmentId: string, in
   const result: UpsertManyResult = { created: [], updated: [] };
   let pending = inputs;
   for (let attempt = 0; attempt < 3 && pending.length; attempt++) {
-    const { rows } = await db.query<{ outcome: 'created' | 'updated'; subscriber_id: string }>(UPSERT_MANY_SUBSCRIBERS, [environmentId, jsonParam(pending)]);
+    const { rows } = await db.query<{ outcome: 'created' | 'updated'; subscriber_id: string }>(upsertManyStatement([environmentId, jsonParam(pending)]));
     const done = new Set<string>();
     for (const row of rows) {
       result[row.outcome].push(row.subscriber_id);
