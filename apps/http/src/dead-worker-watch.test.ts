@@ -16,9 +16,10 @@ class ScriptedRegistry implements WorkerRegistry {
   async recoverDead(): Promise<RecoveredWork> {
     const answer = this.answers.shift() ?? 0;
     this.events.push('check');
-    const others = answer instanceof Error ? Promise.reject(answer) : await answer;
+    if (answer instanceof Error) throw answer;
+    const others = await answer;
     this.events.push('checked');
-    return { workers: 0, events: 0, notifications: 0, others: await others };
+    return { workers: 0, events: 0, notifications: 0, others };
   }
   async leave() {
     this.events.push('leave');

@@ -58,7 +58,7 @@ export function arrayParam(values: readonly unknown[], type: ArrayElementType): 
     // instead of becoming a NULL or two elements, which would shift the rows of every later column.
     else if (type === 'uuid') parts[i] = `"${String(value)}"`;
     else {
-      let text = type === 'jsonb' || (typeof value === 'object' && value !== null) ? jsonParam(value) : String(value);
+      let text = type === 'jsonb' || typeof value === 'object' ? jsonParam(value) : String(value);
       if (type === 'text' && text.includes('\0')) text = text.replaceAll('\0', '');
       parts[i] = `"${NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, '\\$&') : text}"`;
     }
