@@ -1,5 +1,5 @@
 import { INBOX_STORED_DETAIL, type DeliveryStep, type DeliveryWorkflow, type JobOutcome, type MessageDraft, type RunnableJob, type Subscriber, type SubscriberPreferenceRecord } from '@herald/domain';
-import { arrayParam, jsonParam } from './sql-params';
+import { columnParam } from './sql-params';
 
 export interface StepRow {
   id: string;
@@ -116,9 +116,9 @@ export function messageRows(outcomes: readonly JobOutcome[]) {
  * `insertMessages` reads them: an array parameter is parsed by PostgreSQL at about two thirds of
  * the cost of the same rows as JSON (a fan-out chunk's input, measured alone: see the fan-out statement in sql-event-repository.ts).
  */
-export function messageColumnArrays(outcomes: readonly JobOutcome[]): string[] {
+export function messageColumnArrays(outcomes: readonly JobOutcome[]): Array<string | null> {
   const rows = outcomes.flatMap((o) => (o.message ? [ownColumns(o, o.message)] : []));
-  return OWN.map(([name, type]) => arrayParam(rows.map((row) => row[name]), type));
+  return OWN.map(([name, type]) => columnParam(rows.map((row) => row[name]), type));
 }
 
 function ownColumns({ job }: JobOutcome, m: MessageDraft) {

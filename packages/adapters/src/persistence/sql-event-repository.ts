@@ -18,7 +18,7 @@ import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-q
 import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
-import { arrayParam, isUuid, jsonParam, prepared } from './sql-params';
+import { arrayParam, columnParam, isUuid, jsonParam, prepared } from './sql-params';
 
 export const WORKFLOW_CACHE_MS = 1_000;
 
@@ -55,7 +55,7 @@ WITH input AS (
 ), messages AS (
   ${insertMessages({ first: 19, trigger: '$17' }, 'r.notification_id IN (SELECT id FROM written)')}
 )
-SELECT COALESCE(array_agg(id), '{}') AS notification_ids,
+SELECT (SELECT COALESCE(array_agg(i.id), '{}') FROM input i WHERE NOT EXISTS (SELECT 1 FROM written w WHERE w.id = i.id)) AS skipped_ids,
        COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($16::jsonb) > 0), '{}') AS queued_ids
 FROM written`;
 
@@ -299,17 +299,17 @@ export class SqlEventRepository implements EventRepository {
         const records = accepted.map((c) => ran.get(c.notificationId));
         const columns = records.map((o) => o && inlineRunColumns(o));
         const step = inline[0]?.job.step;
-        const { rows } = await client.query<{ notification_ids: string[]; queued_ids: string[] }>(
+        const { rows } = await client.query<{ skipped_ids: string[]; queued_ids: string[] }>(
           fanoutInsertStatement([
             arrayParam(accepted.map((c) => c.notificationId), 'uuid'),
             arrayParam(accepted.map((c) => c.subscriberId), 'uuid'),
             arrayParam(accepted.map((c) => c.topicId), 'uuid'),
             arrayParam(accepted.map((c) => c.topicKey), 'text'),
             arrayParam(accepted.map((c) => c.subscriptionId), 'uuid'),
-            arrayParam(columns.map((c) => c?.inline_job_id), 'uuid'),
-            arrayParam(columns.map((c) => c?.inline_status), 'text'),
-            arrayParam(columns.map((c) => c?.inline_provider_id), 'text'),
-            arrayParam(columns.map((c) => c?.inline_details), 'jsonb'),
+            columnParam(columns.map((c) => c?.inline_job_id), 'uuid'),
+            columnParam(columns.map((c) => c?.inline_status), 'text'),
+            columnParam(columns.map((c) => c?.inline_provider_id), 'text'),
+            columnParam(columns.map((c) => c?.inline_details), 'jsonb'),
             arrayParam(records.map((o) => o?.halt ?? false), 'boolean'),
             event.id,
             shape.channels,
@@ -322,7 +322,11 @@ export class SqlEventRepository implements EventRepository {
             ...messageColumnArrays(inline),
           ]),
         );
-        written = rows[0].notification_ids;
+        // The ids of the few not written (another run of the fan-out wrote them first) come back, not
+        // the thousand written: parsing those was 4% of the service's CPU in a fan-out.
+        const skipped = new Set(rows[0].skipped_ids);
+        written = accepted.map((c) => c.notificationId);
+        if (skipped.size) written = written.filter((id) => !skipped.has(id));
         await this.queue.enqueueIn(client, stepsWork(rows[0].queued_ids));
       }
       // Last before the commit: lanes of one fan-out share the event row, and its lock is held from here.

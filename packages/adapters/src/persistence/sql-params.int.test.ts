@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/use-test-database';
-import { arrayParam } from './sql-params';
+import { arrayParam, columnParam } from './sql-params';
 
 const database = useTestDatabase(2);
 let client: pg.Client;
@@ -55,5 +55,24 @@ describe('arrayParam', () => {
     // An object given for text is written as its JSON, as node-postgres writes one.
     expect(await read(arrayParam([{ a: '"' }], 'text'), 'text')).toEqual(['{"a":"\\""}']);
     expect(await read(arrayParam([], 'text'), 'text')).toEqual([]);
+  });
+});
+
+describe('columnParam', () => {
+  it('sends a column with no values as NULL, which unnest reads as NULLs beside the other columns', async () => {
+    const ids = [crypto.randomUUID(), crypto.randomUUID()];
+    const absent = columnParam([undefined, null], 'jsonb');
+    expect(absent).toBeNull();
+    const { rows } = await client.query('SELECT r.id, r.doc, r.label FROM unnest($1::uuid[], $2::jsonb[], $3::text[]) AS r(id, doc, label)', [
+      columnParam(ids, 'uuid'),
+      absent,
+      columnParam([null, 'b'], 'text'),
+    ]);
+    expect(rows).toEqual([
+      { id: ids[0], doc: null, label: null },
+      { id: ids[1], doc: null, label: 'b' },
+    ]);
+    // With every column absent (no rows at all), there is nothing to read.
+    expect((await client.query('SELECT * FROM unnest($1::uuid[], $2::text[]) AS r(a, b)', [columnParam([], 'uuid'), columnParam([], 'text')])).rows).toEqual([]);
   });
 });

@@ -66,6 +66,17 @@ export function arrayParam(values: readonly unknown[], type: ArrayElementType): 
   return `{${parts.join(',')}}`;
 }
 
+/**
+ * One column of a multi-array `unnest($1::t[], $2::u[], ...)`: `arrayParam`, or NULL when every value
+ * is absent, which unnest reads as a column of NULLs (it pads each array to the longest). Most of an
+ * in-app message's columns are absent for every row of a fan-out chunk: writing and parsing a
+ * thousand NULLs for each was a tenth of the service's CPU in a 100,000-recipient fan-out.
+ */
+export function columnParam(values: readonly unknown[], type: ArrayElementType): string | null {
+  for (const value of values) if (value !== undefined && value !== null) return arrayParam(values, type);
+  return null;
+}
+
 /** Text fixed in the code (never input) as an SQL string literal. */
 export function sqlLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;

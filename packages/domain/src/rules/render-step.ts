@@ -88,6 +88,9 @@ function renderDeep(value: unknown, scope: Record<string, unknown>, path: string
   return out;
 }
 
+/** An in-app preview's fields besides its body, in the order it lists them. */
+const IN_APP_FIELDS = ['subject', 'avatar', 'primaryAction', 'secondaryAction', 'redirect', 'data'] as const;
+
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 function requestBody(body: unknown): string {
@@ -99,9 +102,10 @@ function requestBody(body: unknown): string {
 function content(type: WorkflowStepType, c: JsonObject): StepContent {
   switch (type) {
     case 'in_app': {
-      const { subject, body, avatar, primaryAction, secondaryAction, redirect, data } = c;
-      const preview = { body: text(body), subject, avatar, primaryAction, secondaryAction, redirect, data } as InAppContent;
-      return { type, preview: Object.fromEntries(Object.entries(preview).filter(([, v]) => v !== undefined)) as unknown as InAppContent };
+      // Built key by key (absent ones left out), not by filtering entries: it runs for every recipient of a fan-out.
+      const preview: Record<string, unknown> = { body: text(c.body) };
+      for (const key of IN_APP_FIELDS) if (c[key] !== undefined) preview[key] = c[key];
+      return { type, preview: preview as unknown as InAppContent };
     }
     case 'email':
     case 'push':

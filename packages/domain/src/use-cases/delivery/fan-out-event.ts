@@ -63,8 +63,9 @@ export class FanOutEvent {
       const written = await this.events.commitFanoutChunk(event, accepted, progress, inline);
       totals.notifications += written.length;
       if (inline.length) {
-        const ids = new Set(written);
-        this.steps?.recorded(inline.filter((o) => ids.has(o.job.notificationId)));
+        // Usually every accepted recipient was written; else only the outcomes of those written count.
+        const ids = written.length === accepted.length ? null : new Set(written);
+        this.steps?.recorded(ids ? inline.filter((o) => ids.has(o.job.notificationId)) : inline);
       }
       if ('split' in progress) {
         event.lanes = split;

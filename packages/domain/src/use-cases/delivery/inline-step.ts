@@ -40,7 +40,11 @@ export type RunInline = (recipients: InlineRecipient[], source: InlineSource) =>
 export function inlineRunner(steps: RunNotifications | undefined, workflow: DeliveryWorkflow): RunInline | undefined {
   const step = steps ? inlineStep(workflow) : null;
   if (!steps || !step) return undefined;
-  return (recipients, source) => steps.runUnrecorded(recipients.map((r) => inlineJob(source, r, step)));
+  return (recipients, source) => {
+    // One workflow snapshot for the whole chunk: its jobs only read it.
+    const workflow = jobWorkflow(source.workflow);
+    return steps.runUnrecorded(recipients.map((r) => inlineJob(source, r, step, workflow)));
+  };
 }
 
 /** What of a trigger (an accepted one, or a fan-out's event) an inline step's job carries. */
@@ -54,9 +58,14 @@ export interface InlineSource {
   traceContext?: string | null;
 }
 
+/** The workflow as a job carries it: without its steps and payload schema. */
+function jobWorkflow(workflow: DeliveryWorkflow): RunnableJob['workflow'] {
+  const { steps: _steps, payloadSchema: _schema, ...rest } = workflow;
+  return rest;
+}
+
 /** The job an inline step runs as: the notification as it will be written. */
-export function inlineJob(source: InlineSource, r: InlineRecipient, step: DeliveryStep): RunnableJob {
-  const { steps: _steps, payloadSchema: _schema, ...workflow } = source.workflow;
+export function inlineJob(source: InlineSource, r: InlineRecipient, step: DeliveryStep, workflow = jobWorkflow(source.workflow)): RunnableJob {
   return {
     jobId: r.inlineJobId,
     notificationId: r.notificationId,
