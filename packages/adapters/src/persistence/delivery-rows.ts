@@ -112,8 +112,8 @@ export function messageRows(outcomes: readonly JobOutcome[]) {
 }
 
 /**
- * The messages these step runs (of one trigger) produced, as one array per own column, in the order
- * `insertMessages` reads them: an array parameter is parsed by PostgreSQL at about two thirds of
+ * The messages these step runs (of one trigger) produced, as one array per own column (NULL for a
+ * column none of them has: `columnParam`), in the order `insertMessages` reads them: an array parameter is parsed by PostgreSQL at about two thirds of
  * the cost of the same rows as JSON (a fan-out chunk's input, measured alone: see the fan-out statement in sql-event-repository.ts).
  */
 export function messageColumnArrays(outcomes: readonly JobOutcome[]): Array<string | null> {

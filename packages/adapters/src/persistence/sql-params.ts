@@ -69,8 +69,9 @@ export function arrayParam(values: readonly unknown[], type: ArrayElementType): 
 /**
  * One column of a multi-array `unnest($1::t[], $2::u[], ...)`: `arrayParam`, or NULL when every value
  * is absent, which unnest reads as a column of NULLs (it pads each array to the longest). Most of an
- * in-app message's columns are absent for every row of a fan-out chunk: writing and parsing a
- * thousand NULLs for each was a tenth of the service's CPU in a 100,000-recipient fan-out.
+ * in-app message's columns are absent for every row of a fan-out chunk: sent as NULL instead of a
+ * thousand NULLs each, `arrayParam`'s time in a 100,000-recipient fan-out fell from 613 to 396 ms
+ * (cpu-prof of the service), and PostgreSQL has less input to parse.
  */
 export function columnParam(values: readonly unknown[], type: ArrayElementType): string | null {
   for (const value of values) if (value !== undefined && value !== null) return arrayParam(values, type);
