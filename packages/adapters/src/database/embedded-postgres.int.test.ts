@@ -35,6 +35,24 @@ it('serves the service over a Unix socket in the cluster directory, and other cl
   expect(await clientAddress(`postgresql://postgres:herald@127.0.0.1:${db.port}/herald`)).toBe('127.0.0.1/32');
 }, 60_000);
 
+it('runs a durable cluster that makes new WAL segments without writing them full of zeros first', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'herald-wal-'));
+  const db = await startEmbeddedPostgres({ dataDir: dir });
+  started.push({ db, dir });
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const setting = async (name: string) => (await client.query<{ setting: string }>('SELECT setting FROM pg_settings WHERE name = $1', [name])).rows[0].setting;
+    expect({ walInitZero: await setting('wal_init_zero'), fsync: await setting('fsync'), synchronousCommit: await setting('synchronous_commit') }).toEqual({
+      walInitZero: 'off',
+      fsync: 'on',
+      synchronousCommit: 'on',
+    });
+  } finally {
+    await client.end();
+  }
+}, 60_000);
+
 it('falls back to TCP when the socket path would be longer than the system allows', async () => {
   const parent = await mkdtemp(join(tmpdir(), 'herald-socket-'));
   await chmod(parent, 0o755); // as root, PostgreSQL runs as its own user, who must reach the data directory
