@@ -5,20 +5,21 @@ import { PgBossDeliveryQueue, STEPS_QUEUE } from '../queue/pg-boss-delivery-queu
 import { startPgBoss, stopPgBoss, type PgBoss } from '../queue/pg-boss';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
-import { SqlEventRepository } from './sql-event-repository';
+import { SqlEventRepository, WORKFLOW_CACHE_MS } from './sql-event-repository';
 import { SqlJobRepository } from './sql-job-repository';
 
 const SUBSCRIBERS = 2_500;
 const database = useTestDatabase();
 let boss: PgBoss;
 let events: SqlEventRepository;
+let queue: PgBossDeliveryQueue;
 let env: string;
 let steps: RunNotifications;
 
 beforeAll(async () => {
   const { pool, prisma } = database.db;
   boss = await startPgBoss(database.url, pino({ level: 'silent' }));
-  const queue = new PgBossDeliveryQueue(boss);
+  queue = new PgBossDeliveryQueue(boss);
   await queue.ensureQueues();
   events = new SqlEventRepository(pool, queue);
   // Only the step types these workflows have.
@@ -66,6 +67,46 @@ async function outcome(eventId: string) {
   );
   return rows[0];
 }
+
+describe('workflow definitions for triggers', () => {
+  it('are read once for the triggers asking at the same time, reused for a second, and read again while unknown', async () => {
+    const { pool } = database.db;
+    let reads = 0;
+    // The real pool, counting the statements that read a workflow's definition.
+    const counting = new Proxy(pool, {
+      get(target, property) {
+        if (property !== 'query') return Reflect.get(target, property, target);
+        return (...args: Parameters<typeof pool.query>) => {
+          const [config] = args as unknown[];
+          if (String(typeof config === 'string' ? config : (config as { text: string }).text).includes('FROM workflows w LEFT JOIN workflow_steps')) reads++;
+          return (target.query as (...a: unknown[]) => unknown)(...args);
+        };
+      },
+    });
+    const repo = new SqlEventRepository(counting, queue);
+
+    const together = await Promise.all(Array.from({ length: 20 }, () => repo.findWorkflow(env, 'news')));
+    expect(reads).toBe(1);
+    expect(new Set(together).size).toBe(1);
+    expect(together[0]).toMatchObject({ identifier: 'news', steps: [{ stepId: 'inbox', type: 'in_app' }] });
+    expect(await repo.findWorkflow(env, 'news')).toBe(together[0]);
+    expect(reads).toBe(1);
+
+    // Unknown: the callers of the moment share the answer, and the next call reads again.
+    expect(await Promise.all([repo.findWorkflow(env, 'later'), repo.findWorkflow(env, 'later')])).toEqual([null, null]);
+    expect(reads).toBe(2);
+    await pool.query("INSERT INTO workflows (environment_id, workflow_id, name) VALUES ($1, 'later', 'Later')", [env]);
+    expect(await repo.findWorkflow(env, 'later')).toMatchObject({ identifier: 'later', name: 'Later' });
+    expect(reads).toBe(3);
+
+    // An edit is seen once the definition read before it is a second old.
+    await pool.query("UPDATE workflows SET name = 'Later, renamed' WHERE environment_id = $1 AND workflow_id = 'later'", [env]);
+    expect(await repo.findWorkflow(env, 'later')).toMatchObject({ name: 'Later' });
+    await new Promise((resolve) => setTimeout(resolve, WORKFLOW_CACHE_MS + 50));
+    expect(await repo.findWorkflow(env, 'later')).toMatchObject({ name: 'Later, renamed' });
+    expect(reads).toBe(4);
+  });
+});
 
 describe('topic fan-out in lanes', () => {
   it('splits a large topic into lanes that together reach every subscriber once, minus the excluded', async () => {
