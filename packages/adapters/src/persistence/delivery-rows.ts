@@ -84,9 +84,13 @@ export type MessageSource =
 
 /**
  * Inserts the messages of `source` whose `where` holds (over `r`): an in-app message is in the
- * inbox from this insert on, an outbound one records its send.
+ * inbox from this insert on, an outbound one records its send. A message whose job already has one is
+ * skipped (`ON CONFLICT`), unless `newJobs`: the jobs are the inline steps of notifications this
+ * same statement writes, their ids chosen for it, so none can have a message yet. The conflict check
+ * is then left out: it probed the job-id index once more per message and logged one more WAL record
+ * (the insert's confirmation) for each.
  */
-export function insertMessages(source: MessageSource, where: string): string {
+export function insertMessages(source: MessageSource, where: string, newJobs = false): string {
   const t = 'json' in source ? 'r' : 't';
   const from =
     'json' in source
@@ -99,8 +103,7 @@ export function insertMessages(source: MessageSource, where: string): string {
     r.subject, r.body, r.avatar, r.primary_action, r.secondary_action, r.redirect, r.data, ${t}.tags, ${t}.workflow, ${t}.severity, ${t}.context_keys, r.status,
     r.provider_message_id, CASE WHEN r.status = 'sent' THEN ARRAY[now()] ELSE '{}' END
   FROM ${from}
-  WHERE ${where}
-  ON CONFLICT (job_id) DO NOTHING`;
+  WHERE ${where}${newJobs ? '' : '\n  ON CONFLICT (job_id) DO NOTHING'}`;
 }
 
 /**

@@ -53,7 +53,7 @@ WITH input AS (
          CASE WHEN n.halted THEN 'canceled' WHEN st.ord = 0 THEN 'queued' ELSE 'pending' END
   FROM written n CROSS JOIN jsonb_to_recordset($16::jsonb) AS st(id uuid, step_id text, type text, position int, ord int)
 ), messages AS (
-  ${insertMessages({ first: 19, trigger: '$17' }, 'r.notification_id IN (SELECT id FROM written)')}
+  ${insertMessages({ first: 19, trigger: '$17' }, 'r.notification_id IN (SELECT id FROM written)', true)}
 )
 SELECT (SELECT COALESCE(array_agg(i.id), '{}') FROM input i WHERE NOT EXISTS (SELECT 1 FROM written w WHERE w.id = i.id)) AS skipped_ids,
        COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($16::jsonb) > 0), '{}') AS queued_ids

@@ -86,7 +86,7 @@ WITH input AS (
   FROM written n JOIN acc ON acc.event_id = n.event_id
   CROSS JOIN LATERAL jsonb_to_recordset(CASE WHEN n.ran THEN acc.rest_steps ELSE acc.steps END) AS st(id uuid, step_id text, type text, position int, ord int)
 ), messages AS (
-  ${insertMessages({ json: '$2' }, 'r.notification_id IN (SELECT id FROM written WHERE ran)')}
+  ${insertMessages({ json: '$2' }, 'r.notification_id IN (SELECT id FROM written WHERE ran)', true)}
 ), touched AS (
   UPDATE workflows SET last_triggered_at = now()
   WHERE id IN (SELECT workflow_id FROM acc) AND (last_triggered_at IS NULL OR last_triggered_at < now() - interval '1 second')
