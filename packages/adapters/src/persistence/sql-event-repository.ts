@@ -10,6 +10,7 @@ import {
   type RunInline,
   type TriggerAcceptance,
   FIRST_UUID,
+  SharedReads,
   wholeRange,
 } from '@herald/domain';
 import { randomUUID } from 'node:crypto';
@@ -154,18 +155,10 @@ export class SqlEventRepository implements EventRepository {
   // to a second, so an edit reaches triggers within that time. The triggers that arrive while it is
   // read share that one read: each reading it for itself, the 32 connections of `pnpm bench trigger`
   // read it about 15 times a second instead of once. Unknown identifiers and failed reads are not kept.
-  private readonly workflows = new Map<string, { at: number; workflow: Promise<DeliveryWorkflow | null> }>();
+  private readonly workflows = new SharedReads<DeliveryWorkflow | null>(WORKFLOW_CACHE_MS, (workflow) => workflow !== null);
 
   findWorkflow(environmentId: string, identifier: string): Promise<DeliveryWorkflow | null> {
-    const key = `${environmentId}/${identifier}`;
-    const hit = this.workflows.get(key);
-    if (hit && Date.now() - hit.at < WORKFLOW_CACHE_MS) return hit.workflow;
-    if (this.workflows.size > 10_000) this.workflows.clear();
-    const entry = { at: Date.now(), workflow: this.loadWorkflow(environmentId, identifier) };
-    this.workflows.set(key, entry);
-    const forget = () => void (this.workflows.get(key) === entry && this.workflows.delete(key));
-    entry.workflow.then((workflow) => workflow ?? forget(), forget);
-    return entry.workflow;
+    return this.workflows.get(`${environmentId}/${identifier}`, () => this.loadWorkflow(environmentId, identifier));
   }
 
   private async loadWorkflow(environmentId: string, identifier: string): Promise<DeliveryWorkflow | null> {

@@ -1,6 +1,7 @@
 import type { Caller } from '../../entities/tenancy';
 import { DomainError } from '../../errors';
 import type { TenancyRepository } from '../../ports/tenancy-repository';
+import { SharedReads } from '../../shared/shared-reads';
 import { hashApiKey } from './api-keys';
 
 /**
@@ -11,13 +12,15 @@ import { hashApiKey } from './api-keys';
  * expires under load) wait for one lookup, not one each.
  */
 export class AuthenticateApiKey {
-  private readonly cache = new Map<string, { caller: Promise<Caller | null>; expires: number }>();
+  private readonly callers: SharedReads<Caller | null>;
 
   constructor(
     private readonly tenancy: TenancyRepository,
-    private readonly ttlMs = 5_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+    ttlMs = 5_000,
+    now: () => number = Date.now,
+  ) {
+    this.callers = new SharedReads(ttlMs, undefined, now);
+  }
 
   async execute(authorization: string | undefined): Promise<Caller> {
     const match = /^ApiKey\s+(\S+)\s*$/i.exec(authorization ?? '');
@@ -25,18 +28,7 @@ export class AuthenticateApiKey {
       throw new DomainError('UNAUTHORIZED', authorization ? 'Authorization header must be "ApiKey <key>"' : 'API key is missing: send "Authorization: ApiKey <key>"');
     }
     const hash = hashApiKey(match[1]);
-    let cached = this.cache.get(hash);
-    if (!cached || cached.expires <= this.now()) {
-      if (this.cache.size > 10_000) this.cache.clear();
-      const entry = { caller: this.tenancy.findCallerByKeyHash(hash), expires: Infinity };
-      this.cache.set(hash, (cached = entry));
-      // Its lifetime starts when the answer arrives; a failed lookup is not kept.
-      entry.caller.then(
-        () => (entry.expires = this.now() + this.ttlMs),
-        () => this.cache.get(hash) === entry && this.cache.delete(hash),
-      );
-    }
-    const caller = await cached.caller;
+    const caller = await this.callers.get(hash, () => this.tenancy.findCallerByKeyHash(hash));
     if (!caller) throw new DomainError('UNAUTHORIZED', 'API key is not valid');
     return caller;
   }

@@ -4,6 +4,7 @@ import type { RunnableJob } from '../../../ports/job-repository';
 import type { TenancyRepository } from '../../../ports/tenancy-repository';
 import { signRequestBody } from '../../../rules/http-signature';
 import { renderStepContent } from '../../../rules/render-step';
+import { SharedReads } from '../../../shared/shared-reads';
 import { failed, type StepHandler, type StepResult, type StepVariables } from './step-handler';
 
 export const HTTP_STEP_TIMEOUT_MS = 10_000;
@@ -22,8 +23,8 @@ function parse(body: string): unknown {
  * A failure stops the workflow unless the step sets `continueOnFailure`.
  */
 export class HttpRequestStepHandler implements StepHandler {
-  // Read at most once a minute per environment, so a rotated secret is picked up; failures are not kept.
-  private readonly secrets = new Map<string, { at: number; secret: Promise<string | undefined> }>();
+  // Read at most once a minute per environment, so a rotated secret is picked up; a failed read or a missing secret is not kept.
+  private readonly secrets = new SharedReads<string | undefined>(60_000, (secret) => secret !== undefined);
 
   constructor(
     private readonly http: HttpClient,
@@ -74,12 +75,6 @@ export class HttpRequestStepHandler implements StepHandler {
   }
 
   private secret(environmentId: string): Promise<string | undefined> {
-    const hit = this.secrets.get(environmentId);
-    if (hit && Date.now() - hit.at < 60_000) return hit.secret;
-    const secret = this.tenancy.findEnvironment(environmentId).then((e) => e?.signingSecret);
-    this.secrets.set(environmentId, { at: Date.now(), secret });
-    const forget = () => this.secrets.delete(environmentId);
-    secret.then((value) => value === undefined && forget(), forget);
-    return secret;
+    return this.secrets.get(environmentId, () => this.tenancy.findEnvironment(environmentId).then((e) => e?.signingSecret));
   }
 }
