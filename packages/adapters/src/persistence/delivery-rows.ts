@@ -45,8 +45,13 @@ export function stepsAfter(shape: ReturnType<typeof notificationShape>, inlineSt
   return shape.steps.filter((s) => s.id !== inlineStepId).map((s, ord) => ({ ...s, ord }));
 }
 
+type Columns = ReadonlyArray<readonly [name: string, type: string]>;
 /** Columns as a record definition's list (`AS x(name type, ...)`). */
-const columnTypes = (columns: ReadonlyArray<readonly [string, string]>) => columns.map(([name, type]) => `${name} ${type}`).join(', ');
+const columnTypes = (columns: Columns) => columns.map(([name, type]) => `${name} ${type}`).join(', ');
+/** Columns as the arguments of a multi-array `unnest`, one array parameter each from `$first` on. */
+export const unnestArrays = (columns: Columns, first: number) => columns.map(([, type], i) => `$${first + i}::${type}[]`).join(', ');
+/** Columns' names, as a record's (`AS r(...)`). */
+export const columnNames = (columns: Columns) => columns.map(([name]) => name).join(', ');
 
 // A message's columns of its trigger (environment, transaction, workflow snapshot, context): the same
 // for every message of one event, and its own columns.
@@ -71,7 +76,7 @@ const OWN = [
 ] as const;
 const OWN_COLUMNS = columnTypes(OWN);
 
-/** Where `insertMessages` reads its rows: a JSON array, or a trigger's messages as column arrays. */
+/** Where `insertMessages` reads its rows: a JSON array, or messages as column arrays. */
 export type MessageSource =
   /** `param`: a JSON array of `messageRows`. */
   | { json: string }
@@ -80,7 +85,13 @@ export type MessageSource =
    * parameters from `$first` on (a fan-out chunk's thousand rows are read without JSON), and the
    * trigger's columns once, as a JSON object of `triggerColumns` in `trigger`.
    */
-  | { first: number; trigger: string };
+  | { first: number; trigger: string }
+  /**
+   * Messages of several triggers: their own columns as the arrays of `messageColumnArrays` from
+   * `$first` on, and each one's trigger columns (those of `triggerColumns`) from the relation
+   * `triggers`, by its `notification_id`. A message without a row there is not inserted.
+   */
+  | { first: number; triggers: string };
 
 /**
  * Inserts the messages of `source` whose `where` holds (over `r`): an in-app message is in the
@@ -92,11 +103,15 @@ export type MessageSource =
  */
 export function insertMessages(source: MessageSource, where: string, newJobs = false): string {
   const t = 'json' in source ? 'r' : 't';
+  const own = (first: number) => `unnest(${unnestArrays(OWN, first)}) AS r(${columnNames(OWN)})`;
   const from =
     'json' in source
       ? `jsonb_to_recordset(${source.json}::jsonb) AS r(${OWN_COLUMNS}, ${TRIGGER_COLUMNS})`
-      : `unnest(${OWN.map(([, type], i) => `$${source.first + i}::${type}[]`).join(', ')}) AS r(${OWN.map(([name]) => name).join(', ')})
-    CROSS JOIN jsonb_to_record(${source.trigger}::jsonb) AS t(${TRIGGER_COLUMNS})`;
+      : 'trigger' in source
+        ? `${own(source.first)}
+    CROSS JOIN jsonb_to_record(${source.trigger}::jsonb) AS t(${TRIGGER_COLUMNS})`
+        : `${own(source.first)}
+    JOIN (${source.triggers}) t ON t.notification_id = r.notification_id`;
   return `INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
     subject, body, avatar, primary_action, secondary_action, redirect, data, tags, workflow, severity, context_keys, status, provider_message_id, delivered_at)
   SELECT ${t}.environment_id, r.notification_id, r.job_id, r.subscriber_id, ${t}.transaction_id, r.channel, r.provider_id, r.integration_id, r.destination,
@@ -152,17 +167,22 @@ export function triggerColumns(trigger: Pick<RunnableJob, 'environmentId' | 'tra
     environment_id: trigger.environmentId,
     transaction_id: trigger.transactionId,
     tags: workflow.tags,
-    workflow: {
-      id: workflow.id,
-      identifier: workflow.identifier,
-      name: workflow.name,
-      critical: workflow.critical,
-      tags: workflow.tags,
-      data: workflow.data ?? undefined,
-      severity: workflow.severity,
-    },
+    workflow: messageWorkflow(workflow),
     severity: workflow.severity,
     context_keys: trigger.contextKeys,
+  };
+}
+
+/** The workflow as a message keeps it (its `workflow` column). */
+export function messageWorkflow(workflow: RunnableJob['workflow']) {
+  return {
+    id: workflow.id,
+    identifier: workflow.identifier,
+    name: workflow.name,
+    critical: workflow.critical,
+    tags: workflow.tags,
+    data: workflow.data ?? undefined,
+    severity: workflow.severity,
   };
 }
 
@@ -211,6 +231,8 @@ const INLINE_STEP = [
 const INLINE = [['inline_job_id', 'uuid'], ...INLINE_STEP, ['inline_status', 'text'], ['inline_provider_id', 'text'], ['inline_details', 'jsonb']] as const;
 /** The inline_* column names, in `INLINE_COLUMN_TYPES` order; with `alias`, as that relation's. */
 export const inlineColumnNames = (alias?: string) => INLINE.map(([name]) => (alias ? `${alias}.${name}` : name)).join(', ');
+/** The step's inline_* column names (`inlineStepColumns`), as `alias`'s. */
+export const inlineStepColumnNames = (alias: string) => INLINE_STEP.map(([name]) => `${alias}.${name}`).join(', ');
 /** The inline_* columns with their types, for a record definition (`AS x(...)`). */
 export const INLINE_COLUMN_TYPES = columnTypes(INLINE);
 /** The step's inline_* columns (`inlineStepColumns`) with their types. */
