@@ -22,7 +22,8 @@ export class PrismaOutboxRepository implements OutboxRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async list(environmentId: string, filter: OutboxFilter, page: CursorQuery<'createdAt'>): Promise<CursorPage<OutboxMessage>> {
-    const where: Prisma.MessageWhereInput = { environmentId, providerId: { in: filter.providerIds } };
+    // No outbox sink is in-app; saying so lets the planner use the outbox index, which leaves inbox messages out.
+    const where: Prisma.MessageWhereInput = { environmentId, providerId: { in: filter.providerIds }, channel: { not: 'in_app' } };
     if (filter.transactionId !== undefined) where.transactionId = filter.transactionId;
     if (filter.to !== undefined) {
       where.OR = [
