@@ -118,6 +118,8 @@ describe('backoff digest', () => {
 describe('timed digest', () => {
   it('collects until the next tick of its cron and fires then', async () => {
     await subscriber('reader-4');
+    // The three must land in one window: sent early in one, not as a tick (every 3 s) may fall between them.
+    while (Date.now() % 3_000 < 100 || Date.now() % 3_000 > 1_000) await new Promise((r) => setTimeout(r, 20));
     await triggerMany([svc], 3, (i) => ({ name: 'timed', to: 'reader-4', payload: { text: `t${i}` } }));
     const rows = await settledJobs('timed', 'reader-4', 3, 20_000);
     const leader = rows.find((r) => r.step_id === 'digest' && r.status === 'completed')!;

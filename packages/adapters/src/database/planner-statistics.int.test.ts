@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PrismaTenancyRepository } from '../persistence/prisma-tenancy-repository';
 import { useTestDatabase } from '../testing/use-test-database';
 import { refreshPlannerStatistics } from './planner-statistics';
@@ -6,6 +6,10 @@ import { refreshPlannerStatistics } from './planner-statistics';
 const database = useTestDatabase();
 
 describe('refreshPlannerStatistics', () => {
+  // Autovacuum's own ANALYZE of a grown table, if it came between a test's inserts and its rounds,
+  // would leave nothing for the refresh to find.
+  beforeAll(() => database.db.pool.query('ALTER TABLE subscribers SET (autovacuum_enabled = false)'));
+
   it('analyzes a hot table that grew from empty, then leaves it until it has quadrupled', async () => {
     const { pool, prisma } = database.db;
     await new PrismaTenancyRepository(prisma).bootstrap({ organizationName: 'Org', environments: [{ name: 'Development', slug: 'development', signingSecret: 's' }] });
@@ -45,8 +49,16 @@ describe('refreshPlannerStatistics', () => {
 
   it('does not return a connection to the pool with a setting it could not reset', async () => {
     const { pool } = database.db;
-    await pool.query('INSERT INTO subscribers (environment_id, subscriber_id) SELECT (SELECT id FROM environments LIMIT 1), \'reset-\' || g FROM generate_series(1, 20000) g');
-    await pool.query('SELECT pg_stat_force_next_flush()');
+    // The session that inserted must flush its statistics: another pooled session's flush would not
+    // carry them, and a session that flushed less than a second ago defers its next flush by up to 10 s.
+    const client = await pool.connect();
+    try {
+      await client.query("INSERT INTO subscribers (environment_id, subscriber_id) SELECT (SELECT id FROM environments LIMIT 1), 'reset-' || g FROM generate_series(1, 20000) g");
+      await client.query('SELECT pg_stat_force_next_flush()');
+      await client.query('SELECT 1'); // the flush happens when this session goes idle
+    } finally {
+      client.release();
+    }
     const released: unknown[] = [];
     const failing = Object.create(pool) as typeof pool;
     failing.query = pool.query.bind(pool) as typeof pool.query;
