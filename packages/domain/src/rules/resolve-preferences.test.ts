@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChannelType } from '../entities/channel';
 import type { SubscriberPreferenceRecord, WorkflowPreferenceDefaults } from '../entities/preferences';
-import { resolvePreferences, type PreferenceSource } from './resolve-preferences';
+import { resolveChannel, resolvePreferences, type PreferenceSource } from './resolve-preferences';
 
 const ALL_OFF: SubscriberPreferenceRecord = { channels: { in_app: false, email: false, sms: false, chat: false, push: false } };
 const on = (...off: ChannelType[]) =>
@@ -110,5 +111,39 @@ describe('resolvePreferences', () => {
     expect(result.enabled).toBe(row.enabled);
     expect(result.overrides).toEqual(row.overrides);
     expect(result.readOnly).toBe(Boolean(row.critical || row.defaults?.all?.readOnly));
+  });
+});
+
+describe('resolveChannel', () => {
+  // The rule as written before the engine resolved one channel at a time: the most specific level
+  // that mentions the channel wins; a critical or read-only workflow hears no subscriber level.
+  const before = (workflow: { critical: boolean; defaults: WorkflowPreferenceDefaults }, levels: Array<[PreferenceSource, SubscriberPreferenceRecord | null]>, c: ChannelType) => {
+    let result = { enabled: workflow.defaults.channels?.[c]?.enabled ?? workflow.defaults.all?.enabled ?? true, source: 'workflow' as PreferenceSource };
+    if (workflow.critical || workflow.defaults.all?.readOnly === true) return result;
+    for (const [source, record] of levels) {
+      const value = record ? (typeof record.channels[c] === 'boolean' ? record.channels[c] : record.enabled === false ? false : undefined) : undefined;
+      if (value !== undefined) result = { enabled: value, source };
+    }
+    return result;
+  };
+
+  it('decides a channel as the rule did, for any defaults and subscriber levels', () => {
+    const channel = fc.constantFrom(...(['in_app', 'email', 'sms', 'chat', 'push'] as const));
+    const maybe = <T,>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+    const record = fc.record({ enabled: maybe(fc.boolean()), channels: fc.dictionary(channel, fc.boolean()) }) as fc.Arbitrary<SubscriberPreferenceRecord>;
+    const defaults = fc.record(
+      { all: maybe(fc.record({ enabled: maybe(fc.boolean()), readOnly: maybe(fc.boolean()) })), channels: maybe(fc.dictionary(channel, fc.record({ enabled: fc.boolean() }))) },
+      { requiredKeys: [] },
+    ) as fc.Arbitrary<WorkflowPreferenceDefaults>;
+    fc.assert(
+      fc.property(fc.boolean(), defaults, fc.option(record, { nil: null }), fc.option(record, { nil: null }), channel, (critical, d, global, perWorkflow, c) => {
+        const workflow = { critical, defaults: d };
+        const expected = before(workflow, [['global', global], ['subscriber', perWorkflow]], c);
+        expect(resolveChannel({ workflow, global, perWorkflow }, c)).toEqual(expected);
+        const all = resolvePreferences({ workflow, global, perWorkflow });
+        expect([all.channels[c], all.overrides.find((o) => o.channel === c)!.source]).toEqual([expected.enabled, expected.source]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -36,29 +36,41 @@ function levelValue(record: SubscriberPreferenceRecord | null | undefined, chann
 }
 
 /**
- * THE preference resolution: workflow defaults, then subscriber global, then subscriber per-workflow;
- * the most specific level that mentions a channel wins. The delivery engine calls this per channel step.
+ * THE preference resolution, for one channel: workflow defaults, then subscriber global, then
+ * subscriber per-workflow; the most specific level that mentions the channel wins. The delivery
+ * engine calls this for each channel step it runs (per recipient: a fan-out's hundred thousand),
+ * so it resolves the one channel only and builds nothing else.
  */
-export function resolvePreferences({ workflow, global, perWorkflow }: ResolvePreferencesInput): ResolvedPreferences {
-  const readOnly = workflow.critical || workflow.defaults.all?.readOnly === true;
-  const allEnabled = workflow.defaults.all?.enabled ?? true;
-  const levels: Array<[PreferenceSource, SubscriberPreferenceRecord | null | undefined]> = readOnly
-    ? []
-    : [
-        ['global', global],
-        ['subscriber', perWorkflow],
-      ];
+export function resolveChannel({ workflow, global, perWorkflow }: ResolvePreferencesInput, channel: ChannelType): { enabled: boolean; source: PreferenceSource } {
+  let enabled = workflow.defaults.channels?.[channel]?.enabled ?? workflow.defaults.all?.enabled ?? true;
+  let source: PreferenceSource = 'workflow';
+  if (isReadOnly(workflow)) return { enabled, source };
+  const byGlobal = levelValue(global, channel);
+  if (byGlobal !== undefined) {
+    enabled = byGlobal;
+    source = 'global';
+  }
+  const bySubscriber = levelValue(perWorkflow, channel);
+  if (bySubscriber !== undefined) {
+    enabled = bySubscriber;
+    source = 'subscriber';
+  }
+  return { enabled, source };
+}
+
+/** Critical or read-only workflows ignore every subscriber preference. */
+function isReadOnly(workflow: ResolvePreferencesInput['workflow']): boolean {
+  return workflow.critical || workflow.defaults.all?.readOnly === true;
+}
+
+/** Every channel's resolution (`resolveChannel`), as the preferences API shows them. */
+export function resolvePreferences(input: ResolvePreferencesInput): ResolvedPreferences {
   const channels = {} as Record<ChannelType, boolean>;
   const overrides: PreferenceOverride[] = [];
   for (const channel of CHANNEL_TYPES) {
-    let value = workflow.defaults.channels?.[channel]?.enabled ?? allEnabled;
-    let source: PreferenceSource = 'workflow';
-    for (const [level, record] of levels) {
-      const decided = levelValue(record, channel);
-      if (decided !== undefined) [value, source] = [decided, level];
-    }
-    channels[channel] = value;
+    const { enabled, source } = resolveChannel(input, channel);
+    channels[channel] = enabled;
     overrides.push({ channel, source });
   }
-  return { enabled: Object.values(channels).some(Boolean), readOnly, channels, overrides };
+  return { enabled: Object.values(channels).some(Boolean), readOnly: isReadOnly(input.workflow), channels, overrides };
 }

@@ -4,7 +4,7 @@ import type { DeliveryObserver } from '../../ports/delivery-observer';
 import type { JobOutcome, JobRepository, RunnableJob } from '../../ports/job-repository';
 import { evaluateStepFilters } from '../../rules/evaluate-step-filters';
 import { evaluateJsonLogic } from '../../rules/json-logic';
-import { resolvePreferences } from '../../rules/resolve-preferences';
+import { resolveChannel } from '../../rules/resolve-preferences';
 import type { StepHandler, StepResult, StepVariables } from './steps/step-handler';
 import { contextFromKeys } from '../../shared/context-keys';
 
@@ -135,13 +135,11 @@ export class RunNotifications {
     const filters = evaluateStepFilters(step.filters, { subscriber: variables.subscriber, payload: job.payload });
     if (!filters.passed) return this.skipped(job, 'skipped: condition false');
     if (isChannelType(step.type)) {
-      const resolved = resolvePreferences({
-        workflow: { critical: job.workflow.critical, defaults: job.workflow.preferences },
-        global: job.preferences.global,
-        perWorkflow: job.preferences.perWorkflow,
-      });
-      if (!resolved.channels[step.type]) {
-        const source = resolved.overrides.find((o) => o.channel === step.type)?.source ?? 'workflow';
+      const { enabled, source } = resolveChannel(
+        { workflow: { critical: job.workflow.critical, defaults: job.workflow.preferences }, global: job.preferences.global, perWorkflow: job.preferences.perWorkflow },
+        step.type,
+      );
+      if (!enabled) {
         const by = source === 'workflow' ? 'the workflow defaults' : source === 'global' ? 'subscriber (global)' : 'subscriber';
         return this.skipped(job, `skipped: preference ${step.type} disabled by ${by}`);
       }
