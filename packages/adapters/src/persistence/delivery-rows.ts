@@ -50,8 +50,8 @@ type Columns = ReadonlyArray<readonly [name: string, type: string]>;
 const columnTypes = (columns: Columns) => columns.map(([name, type]) => `${name} ${type}`).join(', ');
 /** Columns as the arguments of a multi-array `unnest`, one array parameter each from `$first` on. */
 export const unnestArrays = (columns: Columns, first: number) => columns.map(([, type], i) => `$${first + i}::${type}[]`).join(', ');
-/** Columns' names, as a record's (`AS r(...)`). */
-export const columnNames = (columns: Columns) => columns.map(([name]) => name).join(', ');
+/** Columns' names, as a record's (`AS r(...)`); with `alias`, as that relation's. */
+export const columnNames = (columns: Columns, alias?: string) => columns.map(([name]) => (alias ? `${alias}.${name}` : name)).join(', ');
 
 // A message's columns of its trigger (environment, transaction, workflow snapshot, context): the same
 // for every message of one event, and its own columns.
@@ -229,12 +229,10 @@ const INLINE_STEP = [
   ['inline_position', 'int'],
 ] as const;
 const INLINE = [['inline_job_id', 'uuid'], ...INLINE_STEP, ['inline_status', 'text'], ['inline_provider_id', 'text'], ['inline_details', 'jsonb']] as const;
-/** The inline_* column names, in `INLINE_COLUMN_TYPES` order; with `alias`, as that relation's. */
-export const inlineColumnNames = (alias?: string) => INLINE.map(([name]) => (alias ? `${alias}.${name}` : name)).join(', ');
+/** The inline_* column names; with `alias`, as that relation's. */
+export const inlineColumnNames = (alias?: string) => columnNames(INLINE, alias);
 /** The step's inline_* column names (`inlineStepColumns`), as `alias`'s. */
-export const inlineStepColumnNames = (alias: string) => INLINE_STEP.map(([name]) => `${alias}.${name}`).join(', ');
-/** The inline_* columns with their types, for a record definition (`AS x(...)`). */
-export const INLINE_COLUMN_TYPES = columnTypes(INLINE);
+export const inlineStepColumnNames = (alias: string) => columnNames(INLINE_STEP, alias);
 /** The step's inline_* columns (`inlineStepColumns`) with their types. */
 export const INLINE_STEP_COLUMN_TYPES = columnTypes(INLINE_STEP);
 
