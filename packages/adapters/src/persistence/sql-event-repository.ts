@@ -13,13 +13,13 @@ import {
   SharedReads,
   wholeRange,
 } from '@herald/domain';
-import { randomUUID } from 'node:crypto';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { arrayParam, columnParam, isUuid, jsonParam, prepared } from './sql-params';
+import { newRowId } from './row-ids';
 
 export const WORKFLOW_CACHE_MS = 1_000;
 
@@ -71,7 +71,7 @@ function epochMs(column: string): string {
 // subscription); per topic, excluded subscribers and the actor are left out. Lanes split the
 // subscriber-id space: this chunk reads ($3, $7].
 // Each comes with the subscriber's preferences for the workflow ($8), which an inline step needs (the
-// ids its notification and inline job will have are made in the service: gen_random_uuid() here cost
+// ids its notification and inline job will have are made in the service, `newRowId`: gen_random_uuid() here cost
 // about 5 ms of the database's time per thousand recipients). Times come as epoch milliseconds (`epochMs`):
 // a number parses far cheaper than a timestamp's text, and there are three per recipient.
 const FANOUT_CANDIDATES = `
@@ -253,8 +253,8 @@ export class SqlEventRepository implements EventRepository {
     );
     return rows.map((r) => ({
       subscriberId: r.subscriber_id,
-      notificationId: randomUUID(),
-      inlineJobId: randomUUID(),
+      notificationId: newRowId(),
+      inlineJobId: newRowId(),
       subscriptionId: r.subscription_id,
       topicId: r.topic_id,
       topicKey: r.topic_key,

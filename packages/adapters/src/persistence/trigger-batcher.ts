@@ -1,11 +1,11 @@
 import { wholeRange, type AcceptOutcome, type DeliveryStep, type DeliveryWorkflow, type InlineRecipient, type JobOutcome, type RunInline, type SubscriberInput, type TriggerAcceptance } from '@herald/domain';
-import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
 import { INLINE_STEP_COLUMN_TYPES, columnNames, inlineColumnNames, inlineStepColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, messageWorkflow, notificationShape, preferenceLevels, stepsAfter, toSubscriber, unnestArrays } from './delivery-rows';
 import { arrayParam, columnParam, jsonParam, prepared, type ArrayElementType } from './sql-params';
 import { inTransaction } from './transaction';
+import { newRowId } from './row-ids';
 
 /** Triggers accepted by one statement at most. */
 const MAX_BATCH = 200;
@@ -122,7 +122,7 @@ WITH defs AS (
 ), notif AS (
   INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
     ${inlineColumnNames()})
-  SELECT COALESCE(ran.notification_id, gen_random_uuid()), acc.environment_id, acc.event_id, acc.workflow_id, r.id, acc.transaction_id, acc.channels,
+  SELECT COALESCE(ran.notification_id, uuidv7()), acc.environment_id, acc.event_id, acc.workflow_id, r.id, acc.transaction_id, acc.channels,
          jsonb_build_object('subscriberId', r.subscriber_id), acc.tags, acc.severity, acc.critical, acc.context_keys,
          ${inlineColumnNames('ran')}
   FROM recipients r JOIN acc ON acc.event_id = r.event_id
@@ -343,7 +343,7 @@ export class TriggerBatcher {
 
   accept(acceptance: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ acceptance, eventId: randomUUID(), runInline, inlineIds: new Map(), resolve, reject });
+      this.waiting.push({ acceptance, eventId: newRowId(), runInline, inlineIds: new Map(), resolve, reject });
       this.pump();
     });
   }
@@ -473,7 +473,7 @@ export class TriggerBatcher {
       const { acceptance: a, inlineIds } = batch[r.idx];
       if (r.folded) seen.set(r.idx, [...(seen.get(r.idx) ?? []), { environment_id: a.environmentId, subscriber: r.subscriber }]);
       const recipient = toSubscriber(r.subscriber);
-      const ids = inlineIds.get(recipient.id) ?? { notificationId: randomUUID(), inlineJobId: randomUUID() };
+      const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
       inlineIds.set(recipient.id, ids);
       const list = recipients.get(r.idx) ?? [];
       list.push({ ...ids, recipient, subscriberPreferences: preferenceLevels(r.preferences) });

@@ -20,6 +20,10 @@ async function feed(recheckMs?: number): Promise<{ feed: PgInboxFeed; heard: str
   return { feed: f, heard };
 }
 
+/** Granted presence locks ('HRLI') in this test's database. */
+const PRESENCE_LOCKS_HERE = `locktype = 'advisory' AND classid = x'48524c49'::int::oid AND granted
+  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
+
 const event = (subscriberRef: string): InboxFeedEvent[] => [{ environmentId: 'env', subscriberRef, jobIds: [] }];
 
 /** Publishes `name` every 20 ms until `heard` has it (the announcement reaches the publisher asynchronously). */
@@ -103,10 +107,13 @@ describe('PgInboxFeed presence', () => {
     await holder.feed.setPresent(true);
     await publishUntilHeard(publisher.feed, holder.heard, 'first');
     const { pool } = database.db;
-    await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = x'48524c49'::int::oid AND granted`);
+    // pg_locks lists the whole cluster's locks, and other test files hold presence locks in their own
+    // databases at the same time: only this database's count. With a timeout, pg_terminate_backend
+    // returns once the backend has exited and its lock is gone.
+    await pool.query(`SELECT pg_terminate_backend(pid, 10000) FROM pg_locks WHERE ${PRESENCE_LOCKS_HERE}`);
     // The holder re-opens within a second and takes its lock again.
     await publishUntilHeard(publisher.feed, holder.heard, 'after-reconnect');
-    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = x'48524c49'::int::oid AND granted`);
+    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE ${PRESENCE_LOCKS_HERE}`);
     expect(rows[0].n).toBe(1);
   });
 
