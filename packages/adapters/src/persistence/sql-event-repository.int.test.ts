@@ -193,6 +193,7 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
   it('writes each recipient its notification and inbox message, no job for that step, and queues the next step', async () => {
     const eventId = await fanningOutEvent('inline-1', [], { lanes: wholeRange() }, 'news-then-custom');
     // u1 was also a direct recipient of the trigger: it already has its notification, and gets nothing more here.
+    // (Its chunk's insert fails on the notifications' unique (event, subscriber) index, and is written again skipping u1.)
     await database.db.pool.query(
       `INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id)
        SELECT e.environment_id, e.id, e.workflow_id, s.id, e.transaction_id FROM events e, subscribers s WHERE e.id = $1 AND s.subscriber_id = 'u1'`,
