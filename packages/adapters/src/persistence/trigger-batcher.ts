@@ -5,7 +5,6 @@ import { UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-
 import { INLINE_STEP_COLUMN_TYPES, columnNames, inlineColumnNames, inlineStepColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, messageWorkflow, notificationShape, preferenceLevels, stepsAfter, toSubscriber, unnestArrays } from './delivery-rows';
 import { arrayParam, columnParam, jsonParam, prepared, type ArrayElementType } from './sql-params';
 import { inTransaction } from './transaction';
-import { isUniqueViolation } from './prisma-errors';
 import { newRowId } from './row-ids';
 
 /** Triggers accepted by one statement at most. */
@@ -76,8 +75,7 @@ const NAMED = DEFINITIONS + 1;
 const RAN = NAMED + 2;
 const MESSAGES = RAN + RAN_COLUMNS.length;
 
-// `skipExisting`: whether a trigger's transactionId may be taken already (see `write`).
-const acceptBatch = (skipExisting: boolean) => `
+const ACCEPT_BATCH = `
 WITH defs AS (
   SELECT * FROM jsonb_to_recordset($${DEFINITIONS}::jsonb) AS d(def int, channels text[], tags text[], severity text, critical boolean,
     message_workflow jsonb, ${INLINE_STEP_COLUMN_TYPES}, steps_after_inline boolean, steps jsonb)
@@ -93,7 +91,8 @@ WITH defs AS (
   SELECT id, environment_id, workflow_id, transaction_id, payload, overrides, "to", actor, tenant, context_keys,
          CASE WHEN fanout_cursor IS NULL THEN 'fanned_out' ELSE 'fanning_out' END, fanout_cursor,
          CASE WHEN fanout_cursor IS NULL THEN now() END, trace_context, channels, topic_keys
-  FROM input ORDER BY idx${skipExisting ? '\n  ON CONFLICT (environment_id, transaction_id) DO NOTHING' : ''}
+  FROM input ORDER BY idx
+  ON CONFLICT (environment_id, transaction_id) DO NOTHING
   RETURNING id
 ), acc AS (
   -- The triggers whose event was inserted: by the id chosen for it, a single key. Matched on the
@@ -182,8 +181,7 @@ WHERE to_jsonb(s.*) - 'version' - 'updated_at' IS DISTINCT FROM r.subscriber - '
 
 const inlineRecipientsStatement = prepared('herald-inline-recipients', INLINE_RECIPIENTS);
 const changedSubscribersStatement = prepared('herald-changed-subscribers', CHANGED_SUBSCRIBERS);
-const acceptStatement = prepared('herald-accept-triggers', acceptBatch(false));
-const acceptSkippingStatement = prepared('herald-accept-triggers-skipping', acceptBatch(true));
+const acceptStatement = prepared('herald-accept-triggers', ACCEPT_BATCH);
 
 interface Pending {
   acceptance: TriggerAcceptance;
@@ -200,7 +198,7 @@ interface Pending {
 }
 
 /**
- * The accept statement's parameters (see `acceptBatch`) for a batch whose steps run inline gave
+ * The accept statement's parameters (see ACCEPT_BATCH) for a batch whose steps run inline gave
  * `ran` (per trigger). Triggers given the same workflow object (the cached read) share a definition:
  * its columns, job template and inline step go once.
  */
@@ -386,29 +384,9 @@ export class TriggerBatcher {
     }
   }
 
-  /**
-   * Accepts a batch: runs its inline steps, then writes it. The events are inserted without a check
-   * for a transactionId taken already (by an earlier trigger, or by one before it in the batch): the
-   * unique index refuses such a batch, which is then written again with the check (`ON CONFLICT DO
-   * NOTHING`), skipping the duplicates. Checking every event cost PostgreSQL a probe of the index
-   * before each insert and a WAL record confirming it: pg_stat_statements of the accept statement
-   * under 32 connections of triggers, 10 s rounds alternating with the check always on, 15.23 WAL
-   * records per trigger against 16.23, and 27.8-30.3 buffer hits against 31.8-34.6. A retry
-   * (`retry`: the batch may have committed after all) is written with the check at once.
-   */
   private async write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
-    const inline = await this.runInline(batch);
-    const params = acceptParams(batch, inline.ran);
-    if (retry) return this.commit(batch, inline, acceptSkippingStatement(params), true);
-    try {
-      return await this.commit(batch, inline, acceptStatement(params), false);
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      return this.commit(batch, inline, acceptSkippingStatement(params), false);
-    }
-  }
-
-  private async commit(batch: Pending[], { ran, seen }: { ran: Map<number, JobOutcome[]>; seen: SeenSubscribers }, statement: ReturnType<typeof acceptStatement>, retry: boolean): Promise<AcceptOutcome[]> {
+    const { ran, seen } = await this.runInline(batch);
+    const statement = acceptStatement(acceptParams(batch, ran));
     if (!retry && batch.every((p, idx) => !p.acceptance.upserts.length && !queuesWork(p, ran.get(idx)))) {
       const { rows } = await this.pool.query<AcceptedRow>(statement);
       // Only when a recipient was deleted and created again between the read and the write.
