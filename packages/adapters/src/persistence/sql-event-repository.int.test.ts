@@ -136,6 +136,22 @@ describe('topic fan-out in lanes', () => {
     expect(await outcome(eventId)).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS, distinct: SUBSCRIBERS });
   });
 
+  it('writes a chunk again, skipping them, when recipients of a topic-only trigger have a notification already', async () => {
+    // No direct recipients: chunks are inserted without a conflict check. u3 and u4 have their
+    // notifications as another run's committed chunk would have left them: the chunk holding them is
+    // refused by the unique (event, subscriber) index, then written again skipping them.
+    const eventId = await fanningOutEvent('lanes-topic-only', [], { lanes: wholeRange(), direct: false });
+    expect((await events.loadFanout(eventId))!.directRecipients).toBe(false);
+    await database.db.pool.query(
+      `INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id)
+       SELECT e.environment_id, e.id, e.workflow_id, s.id, e.transaction_id FROM events e, subscribers s WHERE e.id = $1 AND s.subscriber_id IN ('u3', 'u4')`,
+      [eventId],
+    );
+    const result = await new FanOutEvent(events, { chunkSize: 1_000, laneCount: 3 }).execute(eventId);
+    expect(result.notifications).toBe(SUBSCRIBERS - 2);
+    expect(await outcome(eventId)).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS, distinct: SUBSCRIBERS });
+  });
+
   it('leaves a small topic as one lane', async () => {
     const eventId = await fanningOutEvent('lanes-3');
     await new FanOutEvent(events, { chunkSize: 5_000, laneCount: 3 }).execute(eventId);
@@ -193,7 +209,6 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
   it('writes each recipient its notification and inbox message, no job for that step, and queues the next step', async () => {
     const eventId = await fanningOutEvent('inline-1', [], { lanes: wholeRange() }, 'news-then-custom');
     // u1 was also a direct recipient of the trigger: it already has its notification, and gets nothing more here.
-    // (Its chunk's insert fails on the notifications' unique (event, subscriber) index, and is written again skipping u1.)
     await database.db.pool.query(
       `INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id)
        SELECT e.environment_id, e.id, e.workflow_id, s.id, e.transaction_id FROM events e, subscribers s WHERE e.id = $1 AND s.subscriber_id = 'u1'`,

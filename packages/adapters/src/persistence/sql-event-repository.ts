@@ -213,7 +213,7 @@ export class SqlEventRepository implements EventRepository {
       await this.pool.query("UPDATE events SET status = 'canceled' WHERE id = $1 AND status = 'fanning_out'", [eventId]);
       return null;
     }
-    const cursor = (row.fanout_cursor ?? { topics: [] }) as { topics: FanoutEvent['topics']; lanes?: FanoutLane[]; after?: string | null };
+    const cursor = (row.fanout_cursor ?? { topics: [] }) as { topics: FanoutEvent['topics']; lanes?: FanoutLane[]; after?: string | null; direct?: boolean };
     let lanes = cursor.lanes;
     if (!lanes) {
       // Stored before fan-outs had lanes (one cursor over the whole id space): stored again as one lane.
@@ -233,6 +233,7 @@ export class SqlEventRepository implements EventRepository {
       contextKeys: row.context_keys,
       topics: cursor.topics,
       actorSubscriberId: row.actor?.subscriberId ?? null,
+      directRecipients: cursor.direct ?? true,
       lanes,
       status: row.status,
       traceContext: row.trace_context,
@@ -287,17 +288,19 @@ export class SqlEventRepository implements EventRepository {
   }
 
   /**
-   * Writes a chunk, with the fan-out's progress, in one transaction. Its recipients are inserted
-   * without a conflict check first: a notification for one of them exists only when the trigger
-   * also named them directly, or another run of the fan-out wrote this chunk first (and then moved
-   * the lane on, so this run's progress fails anyway). That insert fails on the unique (event,
-   * subscriber) index, and the chunk is written again skipping those recipients. The check on every
+   * Writes a chunk, with the fan-out's progress, in one transaction. A recipient can have a
+   * notification for the event already when the trigger also named them directly: then every
+   * chunk is inserted skipping those (`ON CONFLICT DO NOTHING`). Otherwise only when another run of
+   * the fan-out wrote this chunk first (and then moved the lane on, so this run's progress fails
+   * anyway): the chunk is inserted without the check, and, should the unique (event, subscriber)
+   * index refuse it, written again with it. The check on every
    * row (`ON CONFLICT DO NOTHING`: a probe of the index before each insert, and a WAL record to
    * confirm each speculative insert) cost the chunk inserts of a 100,000-recipient fan-out 2.59 M
    * buffer hits instead of 2.13-2.20 M, and 1.11 M WAL records instead of 1.01 M (pg_stat_statements).
    */
   async commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress, inline: JobOutcome[]): Promise<string[]> {
     const params = accepted.length ? this.chunkParams(event, accepted, inline) : [];
+    if (event.directRecipients) return this.writeChunk(event, accepted, progress, params, true);
     try {
       return await this.writeChunk(event, accepted, progress, params, false);
     } catch (error) {

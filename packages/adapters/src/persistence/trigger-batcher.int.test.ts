@@ -133,6 +133,20 @@ describe('TriggerBatcher', () => {
     expect(await batcher.accept(acceptance('lost-reply-0'))).toEqual({ accepted: false, reason: 'duplicate_transaction' });
   });
 
+  it('keeps with a topic trigger whether it also named subscribers directly: their notifications exist before its fan-out', async () => {
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    const topics = [{ topicKey: 'news', exclude: [] }];
+    await batcher.accept({ ...acceptance('direct-and-topic'), recipients: { subscriberIds: ['ada'], upserts: [], topics } });
+    await batcher.accept({ ...acceptance('topic-only'), recipients: { subscriberIds: [], upserts: [], topics } });
+    const stored = await database.db.pool.query<{ transaction_id: string; direct: boolean }>(
+      `SELECT transaction_id, (fanout_cursor->>'direct')::boolean AS direct FROM events WHERE transaction_id IN ('direct-and-topic', 'topic-only') ORDER BY transaction_id`,
+    );
+    expect(stored.rows).toEqual([
+      { transaction_id: 'direct-and-topic', direct: true },
+      { transaction_id: 'topic-only', direct: false },
+    ]);
+  });
+
   it('sends a lone trigger at once, and starts a batch beside one in flight only once enough triggers wait', async () => {
     const sizes: number[] = [];
     const batcher = new TriggerBatcher(poolRecordingBatches(database.db.pool, sizes), queue);

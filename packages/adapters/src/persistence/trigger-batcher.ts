@@ -227,7 +227,7 @@ function acceptParams(batch: Pick<Pending, 'acceptance' | 'eventId'>[], ran: Map
     column((a) => a.actor, 'jsonb'),
     column((a) => a.tenant, 'jsonb'),
     column((a) => textArray(a.contextKeys), 'text'),
-    column((a) => (a.recipients.topics.length ? { topics: a.recipients.topics, lanes: wholeRange() } : null), 'jsonb'),
+    column((a) => (a.recipients.topics.length ? { topics: a.recipients.topics, lanes: wholeRange(), direct: a.recipients.subscriberIds.length > 0 } : null), 'jsonb'),
     column((a) => textArray([...new Set(a.recipients.topics.map((t) => t.topicKey))]), 'text'),
     column((a) => a.traceContext, 'text'),
     arrayParam(defs, 'int'),

@@ -38,6 +38,12 @@ export interface FanoutEvent {
   contextKeys: string[];
   topics: Array<{ topicKey: string; exclude: string[] }>;
   actorSubscriberId: string | null;
+  /**
+   * Whether the trigger also named subscribers directly: each has its notification for the event
+   * already, so a chunk may reach one again through a topic (it is skipped). Unknown (stored before
+   * this was kept) counts as true.
+   */
+  directRecipients: boolean;
   /** Progress: the ranges of internal subscriber ids, each with the last id already expanded. */
   lanes: FanoutLane[];
   status: string;
