@@ -24,6 +24,8 @@ import { newRowId } from './row-ids';
 
 export const WORKFLOW_CACHE_MS = 1_000;
 
+type NotificationShape = ReturnType<typeof notificationShape>;
+
 // A chunk of topic recipients: their notifications ($1-$10, one array per column; ids assigned when
 // read; a step run inline is kept in the notification's inline_* columns: per recipient its job id,
 // status, provider and details, the step itself once in $18), the jobs of their other steps ($16;
@@ -293,25 +295,26 @@ export class SqlEventRepository implements EventRepository {
    * chunk is inserted skipping those (`ON CONFLICT DO NOTHING`). Otherwise only when another run of
    * the fan-out wrote this chunk first (and then moved the lane on, so this run's progress fails
    * anyway): the chunk is inserted without the check, and, should the unique (event, subscriber)
-   * index refuse it, written again with it. The check on every
-   * row (`ON CONFLICT DO NOTHING`: a probe of the index before each insert, and a WAL record to
-   * confirm each speculative insert) cost the chunk inserts of a 100,000-recipient fan-out 2.59 M
-   * buffer hits instead of 2.13-2.20 M, and 1.11 M WAL records instead of 1.01 M (pg_stat_statements).
+   * index refuse it, written again with it. The check on every row (`ON CONFLICT DO NOTHING`: a
+   * probe of the index before each insert, and a WAL record to confirm each speculative insert) cost
+   * the chunk inserts of a 100,000-recipient fan-out 2.59 M buffer hits instead of 2.13-2.20 M, and
+   * 1.11 M WAL records instead of 1.01 M (pg_stat_statements).
    */
   async commitFanoutChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress, inline: JobOutcome[]): Promise<string[]> {
-    const params = accepted.length ? this.chunkParams(event, accepted, inline) : [];
-    if (event.directRecipients) return this.writeChunk(event, accepted, progress, params, true);
+    const shape = notificationShape(event.workflow);
+    const params = accepted.length ? this.chunkParams(event, shape, accepted, inline) : [];
+    const write = (skipExisting: boolean) => this.writeChunk(event, shape, accepted, progress, params, skipExisting);
+    if (event.directRecipients) return write(true);
     try {
-      return await this.writeChunk(event, accepted, progress, params, false);
+      return await write(false);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      return this.writeChunk(event, accepted, progress, params, true);
+      return write(true);
     }
   }
 
   /** The fan-out insert's parameters (see `fanoutInsert`) for a chunk whose first step ran inline as `inline` gave. */
-  private chunkParams(event: FanoutEvent, accepted: FanoutCandidate[], inline: JobOutcome[]): unknown[] {
-    const shape = notificationShape(event.workflow);
+  private chunkParams(event: FanoutEvent, shape: NotificationShape, accepted: FanoutCandidate[], inline: JobOutcome[]): unknown[] {
     const ran = new Map(inline.map((o) => [o.job.notificationId, o]));
     // Every step run inline in a chunk is the same step (the workflow's first, `inlineRunner`).
     const step = inline[0]?.job.step;
@@ -340,8 +343,7 @@ export class SqlEventRepository implements EventRepository {
     ];
   }
 
-  private writeChunk(event: FanoutEvent, accepted: FanoutCandidate[], progress: FanoutProgress, params: unknown[], skipExisting: boolean): Promise<string[]> {
-    const shape = notificationShape(event.workflow);
+  private writeChunk(event: FanoutEvent, shape: NotificationShape, accepted: FanoutCandidate[], progress: FanoutProgress, params: unknown[], skipExisting: boolean): Promise<string[]> {
     return inTransaction(this.pool, async (client) => {
       let written: string[] = [];
       if (accepted.length) {

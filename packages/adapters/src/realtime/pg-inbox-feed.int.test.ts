@@ -2,7 +2,7 @@ import type { InboxFeedEvent } from '@herald/domain';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/use-test-database';
-import { PgInboxFeed } from './pg-inbox-feed';
+import { INBOX_PRESENCE_LOCK, PgInboxFeed } from './pg-inbox-feed';
 
 const database = useTestDatabase();
 const started: Array<{ stop(): Promise<unknown> }> = [];
@@ -20,8 +20,8 @@ async function feed(recheckMs?: number): Promise<{ feed: PgInboxFeed; heard: str
   return { feed: f, heard };
 }
 
-/** Granted presence locks ('HRLI') in this test's database. */
-const PRESENCE_LOCKS_HERE = `locktype = 'advisory' AND classid = x'48524c49'::int::oid AND granted
+/** Granted presence locks in this test's database. */
+const PRESENCE_LOCKS_HERE = `locktype = 'advisory' AND classid = ${INBOX_PRESENCE_LOCK}::oid AND granted
   AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 const event = (subscriberRef: string): InboxFeedEvent[] => [{ environmentId: 'env', subscriberRef, jobIds: [] }];
