@@ -134,7 +134,7 @@ export function messageRows(outcomes: readonly JobOutcome[]) {
  * column none of them has: `columnParam`), in the order `insertMessages` reads them: an array parameter is parsed by PostgreSQL at about two thirds of
  * the cost of the same rows as JSON (a fan-out chunk's input, measured alone: see the fan-out statement in sql-event-repository.ts).
  */
-export function messageColumnArrays(outcomes: readonly JobOutcome[]): Array<string | null> {
+export function messageColumnArrays(outcomes: readonly JobOutcome[]): Array<Buffer | null> {
   const rows = outcomes.flatMap((o) => (o.message ? [ownColumns(o, o.message)] : []));
   return OWN.map(([name, type]) => columnParam(rows.map((row) => row[name]), type));
 }

@@ -63,9 +63,14 @@ SELECT (SELECT COALESCE(array_agg(i.id), '{}') FROM input i WHERE NOT EXISTS (SE
        COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($16::jsonb) > 0), '{}') AS queued_ids
 FROM written`;
 
-/** A timestamp column as epoch milliseconds. */
+/**
+ * A timestamp column as epoch milliseconds. `date_part` works in float8, where `extract` works in
+ * numeric: the three per recipient cost 110 ms of PostgreSQL's CPU for 100,000 recipients by
+ * `extract` and 40 ms by `date_part` (the candidates statement replayed alone, five rounds
+ * interleaved). Rounded, as the float's seconds times 1000 can land a hair below the millisecond.
+ */
 function epochMs(column: string): string {
-  return `(extract(epoch FROM ${column}) * 1000)::float8`;
+  return `round(date_part('epoch', ${column}) * 1000)`;
 }
 
 // The next chunk of a fan-out: per topic, its next subscriptions after the cursor in subscriber-id

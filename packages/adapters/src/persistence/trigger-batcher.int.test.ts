@@ -11,8 +11,11 @@ import { TriggerBatcher } from './trigger-batcher';
 
 const database = useTestDatabase();
 
-/** The triggers of an accept statement: the elements of its first parameter, the array of their event ids. */
-const acceptedInBatch = (values: unknown[]) => String(values[0]).split(',').length;
+/**
+ * The triggers of an accept statement: the elements of its first parameter, the array of their event
+ * ids, sent in PostgreSQL's binary format (`arrayParam`), whose one dimension's length is at byte 12.
+ */
+const acceptedInBatch = (values: unknown[]) => (values[0] as Buffer).readInt32BE(12);
 let boss: PgBoss;
 let queue: PgBossDeliveryQueue;
 let acceptance: (transactionId: string) => TriggerAcceptance;
@@ -76,7 +79,7 @@ function poolLosingOneCommitReply(pool: Pool): Pool {
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
     const proxy = Object.create(client) as PoolClient;
     proxy.query = (async (...args: unknown[]) => {
-      const config = args[0] as { name?: string; values?: string[] };
+      const config = args[0] as { name?: string; values?: unknown[] };
       if (config?.name === 'herald-accept-triggers' && acceptedInBatch(config.values!) > 1) batchOfMany = true;
       const result = await query(...args);
       if (args[0] === 'COMMIT' && batchOfMany && !lost) {
@@ -108,7 +111,7 @@ function poolRecordingBatches(pool: Pool, sizes: number[], hold?: Promise<void>)
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
     const proxy = Object.create(client) as PoolClient;
     proxy.query = ((...args: unknown[]) => {
-      const config = args[0] as { name?: string; values?: string[] };
+      const config = args[0] as { name?: string; values?: unknown[] };
       if (config?.name === 'herald-accept-triggers') sizes.push(acceptedInBatch(config.values!));
       return query(...args);
     }) as PoolClient['query'];
@@ -282,7 +285,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const hello = acceptance('x').workflow;
     let lost = false;
     const pool = Object.create(database.db.pool) as Pool;
-    pool.query = (async (config: { name?: string; values?: string[] }, ...rest: unknown[]) => {
+    pool.query = (async (config: { name?: string; values?: unknown[] }, ...rest: unknown[]) => {
       const result = await (database.db.pool.query as (...args: unknown[]) => Promise<unknown>)(config, ...rest);
       if (config?.name === 'herald-accept-triggers' && acceptedInBatch(config.values!) > 1 && !lost) {
         lost = true;

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
 import { INLINE_STEP_COLUMN_TYPES, columnNames, inlineColumnNames, inlineStepColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, messageWorkflow, notificationShape, preferenceLevels, stepsAfter, toSubscriber, unnestArrays } from './delivery-rows';
-import { arrayParam, columnParam, jsonParam, prepared, type ArrayElementType } from './sql-params';
+import { arrayParam, columnParam, jsonParam, prepared, textArrayLiteral, type ArrayElementType } from './sql-params';
 import { inTransaction } from './transaction';
 import { newRowId } from './row-ids';
 
@@ -52,7 +52,7 @@ const TRIGGER_COLUMNS = [
   ['"to"', 'jsonb'],
   ['actor', 'jsonb'],
   ['tenant', 'jsonb'],
-  // A text[] literal (`arrayParam`), absent when empty (so are topic_keys): an array cannot be an element of one.
+  // A text[] literal (`textArrayLiteral`), absent when empty (so are topic_keys): an array cannot be an element of one.
   ['context_keys', 'text'],
   // Absent without topics: the event is then fanned out at once.
   ['fanout_cursor', 'jsonb'],
@@ -213,7 +213,7 @@ function acceptParams(batch: Pick<Pending, 'acceptance' | 'eventId'>[], ran: Map
   });
   const column = (value: (a: TriggerAcceptance, eventId: string) => unknown, type: ArrayElementType) =>
     columnParam(batch.map((p) => value(p.acceptance, p.eventId)), type);
-  const textArray = (list: readonly string[]) => (list.length ? arrayParam(list, 'text') : null);
+  const textArray = (list: readonly string[]) => (list.length ? textArrayLiteral(list) : null);
   const runs = [...ran].flatMap(([idx, outcomes]) => outcomes.map((o) => ({ idx, o, run: inlineRunColumns(o) })));
   const named = batch.flatMap(({ acceptance: a }, idx) => a.recipients.subscriberIds.map((sid) => ({ idx, sid })));
   return [
