@@ -27,21 +27,32 @@ export class DeliveryMetricsObserver implements DeliveryObserver {
 
 /** Increments of one counter, summed per label set. */
 class Tally<L extends string> {
-  private readonly sums = new Map<string, { labels: Partial<Record<L, string>>; n: number }>();
+  // Label sets by their values, one level per label in the order callers name them: looking a set up
+  // builds nothing. A key string joined per add made a fan-out's recording allocate about 1 KB per
+  // recipient (sampling heap profile: the largest allocator after the id maker).
+  private readonly root: TallyNode<L> = { next: new Map() };
+  private readonly sums: Array<{ labels: Partial<Record<L, string>>; n: number }> = [];
 
   constructor(private readonly counter: Counter<L>) {}
 
   add(labels: Partial<Record<L, string>>): void {
-    // Callers name the labels in one order. A joined key takes half the time of JSON.stringify (a
-    // fan-out chunk adds two thousand).
-    let key = '';
-    for (const name in labels) key += `${name}=${labels[name]}\u0001`;
-    const sum = this.sums.get(key);
-    if (sum) sum.n++;
-    else this.sums.set(key, { labels, n: 1 });
+    let node = this.root;
+    for (const name in labels) {
+      const value = labels[name]!;
+      let child = node.next.get(value);
+      if (!child) node.next.set(value, (child = { next: new Map() }));
+      node = child;
+    }
+    if (node.sum) node.sum.n++;
+    else this.sums.push((node.sum = { labels, n: 1 }));
   }
 
   flush(): void {
-    for (const { labels, n } of this.sums.values()) this.counter.inc(labels, n);
+    for (const { labels, n } of this.sums) this.counter.inc(labels, n);
   }
+}
+
+interface TallyNode<L extends string> {
+  next: Map<string, TallyNode<L>>;
+  sum?: { labels: Partial<Record<L, string>>; n: number };
 }

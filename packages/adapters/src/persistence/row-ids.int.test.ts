@@ -34,6 +34,20 @@ it('makes version 7 ids holding the time they were made, later ones sorting afte
   expect(rows[0].ms).toBe(msOf(earlier));
 });
 
+it('fills every random digit of an id evenly: each of its 16 values (4 for the variant) about as often', () => {
+  const ids = Array.from({ length: 64_000 }, newRowId);
+  // The random digits: after the version digit (14), skipping the dash at 18; the variant digit is 19.
+  const positions = [15, 16, 17, ...Array.from({ length: 3 }, (_, i) => 20 + i), ...Array.from({ length: 12 }, (_, i) => 24 + i)];
+  for (const at of [...positions, 19]) {
+    const counts = new Map<string, number>();
+    for (const id of ids) counts.set(id[at], (counts.get(id[at]) ?? 0) + 1);
+    const values = at === 19 ? 4 : 16;
+    expect(counts.size, `digit ${at}`).toBe(values);
+    // Expected 4,000 each (16,000 for the variant); a fair source strays by a few percent, not ten.
+    for (const n of counts.values()) expect(Math.abs(n - ids.length / values) / (ids.length / values), `digit ${at}`).toBeLessThan(0.1);
+  }
+});
+
 it("gives the delivery tables' rows time-ordered ids by default, and subscribers random ones", async () => {
   const { pool } = database.db;
   const { env, workflow } = await insertWorkflowEnvironment(pool);
