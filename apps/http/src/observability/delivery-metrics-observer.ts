@@ -56,11 +56,13 @@ class Tally<L extends string> {
   }
 
   flush(): void {
-    for (const node of this.touched) {
-      this.counter.inc(node.labels!, node.n);
-      node.n = 0;
+    try {
+      for (const node of this.touched) this.counter.inc(node.labels!, node.n);
+    } finally {
+      // Even if an increment threw, the next batch starts from nothing: the state outlives the call.
+      for (const node of this.touched) node.n = 0;
+      this.touched.length = 0;
     }
-    this.touched.length = 0;
   }
 }
 
