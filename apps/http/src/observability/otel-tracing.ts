@@ -71,6 +71,7 @@ export function startOtelTracing(_endpoint: string, serviceName: string): Tracin
     findWorkflow: (environmentId, identifier) => inner.findWorkflow(environmentId, identifier),
     loadFanout: (eventId) => inner.loadFanout(eventId),
     fanoutCandidates: (event, lane, limit) => inner.fanoutCandidates(event, lane, limit),
+    fanoutExceeds: (event, lane, count) => inner.fanoutExceeds(event, lane, count),
     accept(acceptance, runInline) {
       const parent = context.active();
       const span = tracer.startSpan('herald.trigger', {

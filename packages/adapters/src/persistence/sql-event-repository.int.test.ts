@@ -1,4 +1,4 @@
-import { CustomStepHandler, FanOutEvent, InAppStepHandler, inlineJob, RunNotifications, wholeRange, type FanoutCandidate, type JobOutcome, type StepHandlers } from '@herald/domain';
+import { CustomStepHandler, FanOutEvent, FIRST_UUID, InAppStepHandler, inlineJob, LAST_UUID, RunNotifications, wholeRange, type EventRepository, type FanoutCandidate, type JobOutcome, type StepHandlers } from '@herald/domain';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBossDeliveryQueue, STEPS_QUEUE } from '../queue/pg-boss-delivery-queue';
@@ -150,6 +150,40 @@ describe('topic fan-out in lanes', () => {
     const result = await new FanOutEvent(events, { chunkSize: 1_000, laneCount: 3 }).execute(eventId);
     expect(result.notifications).toBe(SUBSCRIBERS - 2);
     expect(await outcome(eventId)).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS, distinct: SUBSCRIBERS });
+  });
+
+  it('splits a topic larger than a chunk before its first chunk, so every lane starts at once', async () => {
+    const eventId = await fanningOutEvent('lanes-early');
+    const first = (await events.loadFanout(eventId))!;
+    const [lane] = first.lanes;
+    // The probe counts subscriptions in the lane's range: the whole topic, then ranges holding none.
+    expect(await events.fanoutExceeds(first, lane, SUBSCRIBERS - 1)).toBe(true);
+    expect(await events.fanoutExceeds(first, lane, SUBSCRIBERS)).toBe(false);
+    expect(await events.fanoutExceeds(first, { ...lane, after: lane.until }, 0)).toBe(false);
+    // Every candidate read and chunk written, in order, through the real repository.
+    const calls: string[] = [];
+    const recording: EventRepository = {
+      findWorkflow: (environmentId, identifier) => events.findWorkflow(environmentId, identifier),
+      accept: (acceptance, runInline) => events.accept(acceptance, runInline),
+      loadFanout: (id) => events.loadFanout(id),
+      fanoutExceeds: (event, l, count) => events.fanoutExceeds(event, l, count),
+      fanoutCandidates(event, l, limit) {
+        calls.push(`read ${l.until === LAST_UUID && l.after === FIRST_UUID ? 'whole' : 'lane'}`);
+        return events.fanoutCandidates(event, l, limit);
+      },
+      commitFanoutChunk(event, accepted, progress, inline) {
+        calls.push('split' in progress ? `split ${progress.split.length} with ${accepted.length}` : `chunk of ${accepted.length}`);
+        return events.commitFanoutChunk(event, accepted, progress, inline);
+      },
+    };
+    const result = await new FanOutEvent(recording, { chunkSize: 1_000, laneCount: 3 }).execute(eventId);
+    expect(result.notifications).toBe(SUBSCRIBERS);
+    // The split is committed alone, before anything is read; every read is of a lane.
+    expect(calls[0]).toBe('split 3 with 0');
+    expect(calls.slice(1).filter((c) => c.startsWith('read')).every((c) => c === 'read lane')).toBe(true);
+    const after = await outcome(eventId);
+    expect(after).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS, distinct: SUBSCRIBERS });
+    expect(after.lanes).toHaveLength(3);
   });
 
   it('leaves a small topic as one lane', async () => {

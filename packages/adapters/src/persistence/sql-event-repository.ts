@@ -119,6 +119,19 @@ LIMIT $6
 ) d
 ORDER BY d.subscriber_id`;
 
+// Whether a lane's range ($3, $4] holds more than $5 subscriptions to the topics: at most $5 + 1
+// read, from the (topic_id, subscriber_id) index.
+const exceedsStatement = prepared(
+  'herald-fanout-exceeds',
+  `SELECT count(*) > $5 AS exceeds FROM (
+     SELECT 1 FROM topics t
+     CROSS JOIN LATERAL (
+       SELECT 1 FROM topic_subscriptions ts WHERE ts.topic_id = t.id AND ts.subscriber_id > $3::uuid AND ts.subscriber_id <= $4::uuid LIMIT $5::int + 1
+     ) x
+     WHERE t.environment_id = $1 AND t.key = ANY($2::text[])
+     LIMIT $5::int + 1
+   ) y`,
+);
 const fanoutInsertStatement = prepared('herald-fanout-insert', fanoutInsert(false));
 const fanoutInsertSkippingStatement = prepared('herald-fanout-insert-skipping', fanoutInsert(true));
 const candidatesStatement = prepared('herald-fanout-candidates', FANOUT_CANDIDATES);
@@ -294,6 +307,13 @@ export class SqlEventRepository implements EventRepository {
       }),
       subscriberPreferences: preferenceLevels(r.subscriber_preferences),
     }));
+  }
+
+  async fanoutExceeds(event: FanoutEvent, lane: FanoutLane, count: number): Promise<boolean> {
+    const { rows } = await this.pool.query<{ exceeds: boolean }>(
+      exceedsStatement([event.environmentId, event.topics.map((t) => t.topicKey), lane.after, lane.until, count]),
+    );
+    return rows[0].exceeds;
   }
 
   /**

@@ -74,6 +74,12 @@ export interface EventRepository {
   /** The lane's next topic recipients in id order, excluding excluded ids and the actor; at most `limit`. */
   fanoutCandidates(event: FanoutEvent, lane: FanoutLane, limit: number): Promise<FanoutCandidate[]>;
   /**
+   * Whether the lane's remaining range holds more than `count` subscriptions to the event's topics.
+   * An upper bound of its recipients (exclusions, the actor and a subscriber in two topics are not
+   * taken off): false means they fit in one chunk of `count`.
+   */
+  fanoutExceeds(event: FanoutEvent, lane: FanoutLane, count: number): Promise<boolean>;
+  /**
    * In ONE transaction: inserts notifications (at most one per event and subscriber, ever) and their
    * jobs for `accepted`, queues their work, and records the progress: lane `index` becomes `lane`, or
    * (`split`) the only lane is replaced by several. The event is fanned out when every lane is done.

@@ -43,6 +43,7 @@ export class FanOutEvent {
     const event = await this.events.loadFanout(eventId);
     const totals = { notifications: 0, filtered: 0 };
     if (!event || event.status === 'fanned_out') return totals;
+    await this.splitLarge(event);
     await settled(event.lanes.map((lane, index) => (lane.done ? undefined : this.expand(event, index, lane, totals))));
     return totals;
   }
@@ -74,6 +75,21 @@ export class FanOutEvent {
       }
       event.lanes[index] = lane;
     }
+  }
+
+  /**
+   * A fan-out still in its one lane that will not fit one chunk is split into lanes before its first
+   * chunk, so that all of them start at once. Split after its first chunk instead, that chunk was read
+   * and written alone: about 200 ms of a 100,000-recipient fan-out (its statements are the first on
+   * their connection), with one core idle. The split is committed alone, as a chunk's progress is.
+   */
+  private async splitLarge(event: FanoutEvent): Promise<void> {
+    const [lane] = event.lanes;
+    if (event.lanes.length !== 1 || lane.done || this.laneCount < 2) return;
+    const split = splitLane(lane, this.laneCount);
+    if (split.length < 2 || !(await this.events.fanoutExceeds(event, lane, this.chunkSize))) return;
+    await this.events.commitFanoutChunk(event, [], { from: lane, split }, []);
+    event.lanes = split;
   }
 
   private async runInline(event: FanoutEvent, accepted: FanoutCandidate[]): Promise<JobOutcome[]> {
