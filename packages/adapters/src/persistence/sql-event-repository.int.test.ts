@@ -186,6 +186,17 @@ describe('topic fan-out in lanes', () => {
     expect(after.lanes).toHaveLength(3);
   });
 
+  it('still splits after a first chunk that fills, when the probe found no more than a chunk', async () => {
+    // Exactly a chunk of subscriptions: not more than a chunk, so no split up front; the first chunk
+    // then fills, and the rest of the range is split as before (its lanes find nobody left).
+    const eventId = await fanningOutEvent('lanes-exact');
+    const result = await new FanOutEvent(events, { chunkSize: SUBSCRIBERS, laneCount: 3 }).execute(eventId);
+    expect(result.notifications).toBe(SUBSCRIBERS);
+    const after = await outcome(eventId);
+    expect(after).toMatchObject({ status: 'fanned_out', notifications: SUBSCRIBERS, distinct: SUBSCRIBERS });
+    expect(after.lanes).toHaveLength(3);
+  });
+
   it('leaves a small topic as one lane', async () => {
     const eventId = await fanningOutEvent('lanes-3');
     await new FanOutEvent(events, { chunkSize: 5_000, laneCount: 3 }).execute(eventId);
