@@ -89,8 +89,9 @@ export function arrayParam(values: readonly unknown[], type: ArrayElementType): 
   const hasNull = nulls ? 1 : 0;
   if (type === 'uuid' || type === 'boolean' || type === 'int') {
     const width = type === 'uuid' ? 16 : type === 'int' ? 4 : 1;
-    const buf = arrayHeader(n, hasNull, type, 4 * n + width * (n - nulls));
-    let at = n ? 20 : 12;
+    const body = 4 * n + width * (n - nulls);
+    const buf = arrayHeader(n, hasNull, type, body);
+    let at = buf.length - body;
     for (let i = 0; i < n; i++) {
       const value = values[i];
       if (value === undefined || value === null) {
@@ -119,17 +120,20 @@ export function arrayParam(values: readonly unknown[], type: ArrayElementType): 
   const joined = texts.join('');
   if (Buffer.byteLength(joined, 'utf8') === joined.length) {
     // Only ASCII: each element's length is its byte count, and latin1 writes every character as that byte.
-    const parts = new Array<string>(n + 1);
-    parts[0] = `${int32Chars(n ? 1 : 0)}${int32Chars(hasNull)}${int32Chars(ELEMENT_OID[type])}${n ? int32Chars(n) + int32Chars(1) : ''}`;
+    const parts = new Array<string>(n);
     for (let i = 0; i < n; i++) {
       const text = texts[i];
-      parts[i + 1] = text === null ? '\xff\xff\xff\xff' : version ? `${int32Chars(text.length + 1)}\x01${text}` : int32Chars(text.length) + text;
+      parts[i] = text === null ? '\xff\xff\xff\xff' : version ? `${int32Chars(text.length + 1)}\x01${text}` : int32Chars(text.length) + text;
     }
-    return Buffer.from(parts.join(''), 'latin1');
+    const elements = parts.join('');
+    const buf = arrayHeader(n, hasNull, type, elements.length);
+    buf.write(elements, buf.length - elements.length, 'latin1');
+    return buf;
   }
   const sizes = texts.map((text) => (text === null ? -1 : Buffer.byteLength(text, 'utf8') + version));
-  const buf = arrayHeader(n, hasNull, type, sizes.reduce((sum, size) => sum + 4 + Math.max(size, 0), 0));
-  let at = n ? 20 : 12;
+  const body = sizes.reduce((sum, size) => sum + 4 + Math.max(size, 0), 0);
+  const buf = arrayHeader(n, hasNull, type, body);
+  let at = buf.length - body;
   for (let i = 0; i < n; i++) {
     buf.writeInt32BE(sizes[i], at);
     at += 4;
@@ -146,7 +150,7 @@ function int32Chars(value: number): string {
   return String.fromCharCode((value >>> 24) & 255, (value >>> 16) & 255, (value >>> 8) & 255, value & 255);
 }
 
-/** A binary array's buffer with its header written (one dimension from 1; none when empty), room for `body` bytes after it. */
+/** A binary array's buffer with its header written (one dimension from 1; none when empty), and room for `body` bytes of elements at its end. */
 function arrayHeader(n: number, hasNull: number, type: ArrayElementType, body: number): Buffer {
   const buf = Buffer.allocUnsafe((n ? 20 : 12) + body);
   buf.writeInt32BE(n ? 1 : 0, 0);
