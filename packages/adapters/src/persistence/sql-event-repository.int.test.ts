@@ -251,6 +251,41 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
     return { eventId, event, lane, chunk, jobOf: (candidate: FanoutCandidate) => inlineJob(event, candidate, step) };
   }
 
+  it("reads each recipient as a step sees it: every field a template, condition or channel reads, exactly as stored", async () => {
+    const { pool } = database.db;
+    const channels = [{ providerId: 'slack', credentials: { webhookUrl: 'https://hooks.example/x' } }];
+    const data = { tier: 'gold', nested: { list: [1, 'two', null] }, note: 'ü 🎉 "quoted"' };
+    await pool.query(
+      `WITH s AS (INSERT INTO subscribers (environment_id, subscriber_id, first_name, last_name, email, phone, avatar, locale, timezone, data, channels, is_online, version)
+                  VALUES ($1, 'full-1', 'Ada', 'Lovelace', 'ada@example.com', '+15550001', 'https://img.example/a.png', 'en_GB', 'Europe/London', $2, $3, true, 7)
+                  RETURNING id),
+       t AS (INSERT INTO topics (environment_id, key) VALUES ($1, 'vip') RETURNING id)
+       INSERT INTO topic_subscriptions (environment_id, topic_id, subscriber_id, identifier) SELECT $1, t.id, s.id, 'vip:full-1' FROM t, s`,
+      [env, JSON.stringify(data), JSON.stringify(channels)],
+    );
+    const { rows } = await pool.query<{ id: string }>(
+      `INSERT INTO events (environment_id, workflow_id, transaction_id, "to", status, fanout_cursor)
+       SELECT $1, id, 'vip-1', '{}', 'fanning_out', $2 FROM workflows WHERE workflow_id = 'news-then-custom' RETURNING id`,
+      [env, JSON.stringify({ topics: [{ topicKey: 'vip', exclude: [] }], lanes: wholeRange() })],
+    );
+    const event = (await events.loadFanout(rows[0].id))!;
+    const [candidate] = await events.fanoutCandidates(event, event.lanes[0], 10);
+    const [{ id }] = (await pool.query<{ id: string }>("SELECT id FROM subscribers WHERE environment_id = $1 AND subscriber_id = 'full-1'", [env])).rows;
+    expect(candidate.recipient).toEqual({
+      id,
+      subscriberId: 'full-1',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '+15550001',
+      avatar: 'https://img.example/a.png',
+      locale: 'en_GB',
+      timezone: 'Europe/London',
+      data,
+      channels,
+    });
+  });
+
   it('writes each recipient its notification and inbox message, no job for that step, and queues the next step', async () => {
     const eventId = await fanningOutEvent('inline-1', [], { lanes: wholeRange() }, 'news-then-custom');
     // u1 was also a direct recipient of the trigger: it already has its notification, and gets nothing more here.

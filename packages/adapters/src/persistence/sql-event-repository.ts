@@ -15,7 +15,7 @@ import {
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, toSubscriber, triggerColumns, type StepRow } from './delivery-rows';
+import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { arrayParam, columnParam, isUuid, jsonParam, prepared } from './sql-params';
@@ -63,18 +63,6 @@ SELECT (SELECT COALESCE(array_agg(i.id), '{}') FROM input i WHERE NOT EXISTS (SE
        COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($16::jsonb) > 0), '{}') AS queued_ids
 FROM written`;
 
-/**
- * A timestamp column as epoch milliseconds, the part below the millisecond dropped (as JS Dates and
- * node-postgres drop it). `date_part` works in float8, where `extract` works in numeric: the three
- * per recipient cost 110 ms of PostgreSQL's CPU for 100,000 recipients by `extract` and 40 ms by
- * `date_part` (the candidates statement replayed alone, five rounds interleaved). The float's
- * seconds are rounded to the microsecond the column holds before the division, so a whole
- * millisecond never reads as a hair below it.
- */
-function epochMs(column: string): string {
-  return `floor(round(date_part('epoch', ${column}) * 1000000) / 1000)`;
-}
-
 // The next chunk of a fan-out: per topic, its next subscriptions after the cursor in subscriber-id
 // order, read by the (topic_id, subscriber_id) index from the cursor on, so every chunk costs the
 // same however far the fan-out has got. A subscriber in several topics is taken once (the earliest
@@ -82,12 +70,11 @@ function epochMs(column: string): string {
 // subscriber-id space: this chunk reads ($3, $7].
 // Each comes with the subscriber's preferences for the workflow ($8), which an inline step needs (the
 // ids its notification and inline job will have are made in the service, `newRowId`: gen_random_uuid() here cost
-// about 5 ms of the database's time per thousand recipients). Times come as epoch milliseconds (`epochMs`):
-// a number parses far cheaper than a timestamp's text, and there are three per recipient.
+// about 5 ms of the database's time per thousand recipients), and of the subscriber only what a step
+// reads (`StepSubscriber`).
 const FANOUT_CANDIDATES = `
 SELECT d.subscriber_id, d.subscription_id, d.preferences, d.topic_id, d.topic_key, d.external_id, d.first_name, d.last_name, d.email, d.phone,
-  d.avatar, d.locale, d.timezone, d.data, d.s_environment_id, d.s_channels, d.is_online, d.s_version, d.s_deleted,
-  ${epochMs('d.last_online_at')} AS last_online_at, ${epochMs('d.s_created_at')} AS s_created_at, ${epochMs('d.s_updated_at')} AS s_updated_at,
+  d.avatar, d.locale, d.timezone, d.data, d.s_channels,
   (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
    FROM subscriber_preferences p WHERE p.subscriber_id = d.subscriber_id AND (p.workflow_id IS NULL OR p.workflow_id = $8::uuid)) AS subscriber_preferences
 FROM (
@@ -101,8 +88,7 @@ CROSS JOIN LATERAL (
   -- ranges of subscribers would read the rest of the lane on every chunk.
   CROSS JOIN LATERAL (
     SELECT s.subscriber_id AS external_id, s.first_name, s.last_name, s.email, s.phone, s.avatar, s.locale, s.timezone, s.data,
-      s.environment_id AS s_environment_id, s.channels AS s_channels, s.is_online, s.last_online_at, s.version AS s_version, s.deleted AS s_deleted,
-      s.created_at AS s_created_at, s.updated_at AS s_updated_at
+      s.channels AS s_channels
     FROM subscribers s WHERE s.id = ts.subscriber_id LIMIT 1
   ) s
   WHERE ts.topic_id = t.id AND ts.subscriber_id > $3::uuid AND ts.subscriber_id <= $7::uuid
@@ -285,26 +271,19 @@ export class SqlEventRepository implements EventRepository {
       topicKey: r.topic_key,
       preferences: Array.isArray(r.preferences) ? r.preferences : [],
       // Named one by one: spreading the wide row cost 13 µs a recipient (a fan-out's largest self time).
-      recipient: toSubscriber({
+      recipient: {
         id: r.subscriber_id,
-        subscriber_id: r.external_id,
-        environment_id: r.s_environment_id,
-        first_name: r.first_name,
-        last_name: r.last_name,
+        subscriberId: r.external_id,
+        firstName: r.first_name,
+        lastName: r.last_name,
         email: r.email,
         phone: r.phone,
         avatar: r.avatar,
         locale: r.locale,
         timezone: r.timezone,
         data: r.data,
-        channels: r.s_channels,
-        is_online: r.is_online,
-        last_online_at: r.last_online_at,
-        version: r.s_version,
-        deleted: r.s_deleted,
-        created_at: r.s_created_at,
-        updated_at: r.s_updated_at,
-      }),
+        channels: r.s_channels ?? [],
+      },
       subscriberPreferences: preferenceLevels(r.subscriber_preferences),
     }));
   }

@@ -1,6 +1,6 @@
 import type { DeliveryStep, DeliveryWorkflow, JsonObject, StepResult } from '../entities/delivery';
 import type { SubscriberPreferenceRecord } from '../entities/preferences';
-import type { Subscriber } from '../entities/subscriber';
+import type { StepSubscriber } from '../entities/subscriber';
 
 export const JobRepository = Symbol.for('JobRepository');
 
@@ -16,7 +16,7 @@ export interface RunnableJob {
   leased: boolean;
   step: DeliveryStep;
   workflow: Omit<DeliveryWorkflow, 'steps' | 'payloadSchema'>;
-  subscriber: Subscriber;
+  subscriber: StepSubscriber;
   payload: JsonObject;
   overrides: JsonObject;
   contextKeys: string[];

@@ -1,5 +1,5 @@
 import type { DeliveryStep, DeliveryWorkflow, JsonObject } from '../../entities/delivery';
-import type { Subscriber } from '../../entities/subscriber';
+import type { StepSubscriber } from '../../entities/subscriber';
 import type { JobOutcome, RunnableJob } from '../../ports/job-repository';
 import type { RunNotifications } from './run-notifications';
 
@@ -23,7 +23,7 @@ export interface InlineRecipient {
    * The subscriber as stored once the trigger commits (what templates and conditions see: with the
    * trigger's subscriber object applied), and its preferences for the workflow.
    */
-  recipient: Subscriber;
+  recipient: StepSubscriber;
   subscriberPreferences: RunnableJob['preferences'];
 }
 

@@ -1,5 +1,5 @@
 import { assertNever, isChannelType } from '../../entities/channel';
-import type { Subscriber } from '../../entities/subscriber';
+import type { StepSubscriber } from '../../entities/subscriber';
 import type { DeliveryObserver } from '../../ports/delivery-observer';
 import type { JobOutcome, JobRepository, RunnableJob } from '../../ports/job-repository';
 import { evaluateStepFilters } from '../../rules/evaluate-step-filters';
@@ -27,7 +27,7 @@ export interface StepHandlers {
 }
 
 /** What templates and conditions see of a subscriber (`subscriber.*`). */
-export function subscriberVariables(subscriber: Subscriber): StepVariables['subscriber'] {
+export function subscriberVariables(subscriber: StepSubscriber): StepVariables['subscriber'] {
   return {
     subscriberId: subscriber.subscriberId,
     firstName: subscriber.firstName,

@@ -1,14 +1,14 @@
 import type { ChannelType } from '../../../entities/channel';
 import type { JsonObject } from '../../../entities/delivery';
 import type { Integration } from '../../../entities/integration';
-import type { ChannelSettings, Subscriber } from '../../../entities/subscriber';
+import type { ChannelSettings, StepSubscriber } from '../../../entities/subscriber';
 import type { ChatRoute } from '../../../ports/channel-connection-repository';
 import type { OutboundMessage } from '../../../ports/delivery-provider';
 
 export type OutboundChannel = Exclude<ChannelType, 'in_app'>;
 
 /** The subscriber's channel settings for this integration; any of the channel's when none names it. */
-function settingsFor(subscriber: Subscriber, integration: Integration): ChannelSettings[] {
+function settingsFor(subscriber: StepSubscriber, integration: Integration): ChannelSettings[] {
   const own = subscriber.channels.filter(
     (c) => c._integrationId === integration.id || (c.integrationIdentifier ?? null) === integration.identifier || c.providerId === integration.providerId,
   );
@@ -30,7 +30,7 @@ function endpointDestination(routes: ChatRoute[]): { chatChannel?: string; webho
  * Chat goes to the subscriber's channel endpoint on that integration first, then to the channel
  * credentials (`webhookUrl`, `channel`).
  */
-export function recipientFor(channel: OutboundChannel, subscriber: Subscriber, integration: Integration, routes: ChatRoute[] = []): OutboundMessage['to'] | string {
+export function recipientFor(channel: OutboundChannel, subscriber: StepSubscriber, integration: Integration, routes: ChatRoute[] = []): OutboundMessage['to'] | string {
   const base = { subscriberId: subscriber.subscriberId };
   const id = subscriber.subscriberId;
   switch (channel) {
