@@ -45,7 +45,7 @@ export function stepsAfter(shape: ReturnType<typeof notificationShape>, inlineSt
   return shape.steps.filter((s) => s.id !== inlineStepId).map((s, ord) => ({ ...s, ord }));
 }
 
-type Columns = ReadonlyArray<readonly [name: string, type: string]>;
+type Columns = ReadonlyArray<readonly [name: string, type: string, ...rest: unknown[]]>;
 /** Columns as a record definition's list (`AS x(name type, ...)`). */
 const columnTypes = (columns: Columns) => columns.map(([name, type]) => `${name} ${type}`).join(', ');
 /** Columns as the arguments of a multi-array `unnest`, one array parameter each from `$first` on. */
@@ -56,36 +56,45 @@ export const columnNames = (columns: Columns, alias?: string) => columns.map(([n
 // A message's columns of its trigger (environment, transaction, workflow snapshot, context): the same
 // for every message of one event, and its own columns.
 const TRIGGER_COLUMNS = 'environment_id uuid, transaction_id text, tags text[], workflow jsonb, severity text, context_keys text[]';
-const OWN = [
+// Which notification, job and subscriber a message is of, and what it holds.
+const KEYS = [
   ['notification_id', 'uuid'],
   ['job_id', 'uuid'],
   ['subscriber_id', 'uuid'],
-  ['channel', 'text'],
-  ['provider_id', 'text'],
-  ['integration_id', 'uuid'],
-  ['destination', 'jsonb'],
-  ['subject', 'text'],
-  ['body', 'text'],
-  ['avatar', 'text'],
-  ['primary_action', 'jsonb'],
-  ['secondary_action', 'jsonb'],
-  ['redirect', 'jsonb'],
-  ['data', 'jsonb'],
-  ['status', 'text'],
-  ['provider_message_id', 'text'],
 ] as const;
+const CONTENT = [
+  ['channel', 'text', (m: MessageDraft) => m.channel],
+  ['provider_id', 'text', (m: MessageDraft) => m.providerId],
+  ['integration_id', 'uuid', (m: MessageDraft) => m.integrationId],
+  ['destination', 'jsonb', (m: MessageDraft) => m.destination],
+  ['subject', 'text', (m: MessageDraft) => m.subject],
+  ['body', 'text', (m: MessageDraft) => m.body],
+  ['avatar', 'text', (m: MessageDraft) => m.avatar],
+  ['primary_action', 'jsonb', (m: MessageDraft) => m.primaryAction],
+  ['secondary_action', 'jsonb', (m: MessageDraft) => m.secondaryAction],
+  ['redirect', 'jsonb', (m: MessageDraft) => m.redirect],
+  ['data', 'jsonb', (m: MessageDraft) => m.data],
+  ['status', 'text', (m: MessageDraft) => m.status],
+  ['provider_message_id', 'text', (m: MessageDraft) => m.providerMessageId],
+] as const;
+const OWN = [...KEYS, ...CONTENT] as const;
 const OWN_COLUMNS = columnTypes(OWN);
+/** The content columns of a message (`messageContentArrays`), as a record's: `AS r(..., ${MESSAGE_CONTENT_NAMES})`. */
+export const MESSAGE_CONTENT_NAMES = columnNames(CONTENT);
+/** The content columns' arrays (`messageContentArrays`) as arguments of a multi-array `unnest`, from `$first` on. */
+export const messageContentUnnest = (first: number) => unnestArrays(CONTENT, first);
 
 /** Where `insertMessages` reads its rows: a JSON array, or messages as column arrays. */
 export type MessageSource =
   /** `param`: a JSON array of `messageRows`. */
   | { json: string }
   /**
-   * Every message of one trigger: its own columns as the arrays of `messageColumnArrays`, in
-   * parameters from `$first` on (a fan-out chunk's thousand rows are read without JSON), and the
-   * trigger's columns once, as a JSON object of `triggerColumns` in `trigger`.
+   * Messages of one trigger, as the relation `messages` (a subquery of the statement) gives them with
+   * the columns of `KEYS` and `CONTENT` (a fan-out chunk reads them from its recipients' rows, which
+   * already hold the three ids: `messageContentArrays`), and the trigger's columns once, as a JSON
+   * object of `triggerColumns` in `trigger`.
    */
-  | { first: number; trigger: string }
+  | { messages: string; trigger: string }
   /**
    * Messages of several triggers: their own columns as the arrays of `messageColumnArrays` from
    * `$first` on, and each one's trigger columns (those of `triggerColumns`) from the relation
@@ -103,14 +112,13 @@ export type MessageSource =
  */
 export function insertMessages(source: MessageSource, where: string, newJobs = false): string {
   const t = 'json' in source ? 'r' : 't';
-  const own = (first: number) => `unnest(${unnestArrays(OWN, first)}) AS r(${columnNames(OWN)})`;
   const from =
     'json' in source
       ? `jsonb_to_recordset(${source.json}::jsonb) AS r(${OWN_COLUMNS}, ${TRIGGER_COLUMNS})`
-      : 'trigger' in source
-        ? `${own(source.first)}
+      : 'messages' in source
+        ? `(${source.messages}) r
     CROSS JOIN jsonb_to_record(${source.trigger}::jsonb) AS t(${TRIGGER_COLUMNS})`
-        : `${own(source.first)}
+        : `unnest(${unnestArrays(OWN, source.first)}) AS r(${columnNames(OWN)})
     JOIN (${source.triggers}) t ON t.notification_id = r.notification_id`;
   return `INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
     subject, body, avatar, primary_action, secondary_action, redirect, data, tags, workflow, severity, context_keys, status, provider_message_id, delivered_at)
@@ -135,29 +143,29 @@ export function messageRows(outcomes: readonly JobOutcome[]) {
  * the cost of the same rows as JSON (a fan-out chunk's input, measured alone: see the fan-out statement in sql-event-repository.ts).
  */
 export function messageColumnArrays(outcomes: readonly JobOutcome[]): Array<Buffer | null> {
-  const rows = outcomes.flatMap((o) => (o.message ? [ownColumns(o, o.message)] : []));
-  return OWN.map(([name, type]) => columnParam(rows.map((row) => row[name]), type));
+  const made = outcomes.filter((o) => o.message);
+  return [
+    columnParam(made.map((o) => o.job.notificationId), 'uuid'),
+    columnParam(made.map((o) => o.job.jobId), 'uuid'),
+    columnParam(made.map((o) => o.job.subscriber.id), 'uuid'),
+    ...messageContentArrays(made.map((o) => o.message)),
+  ];
+}
+
+/**
+ * The content columns (`CONTENT`) of these messages, one array each (NULL for a column none of them
+ * has: `columnParam`); an absent message is a row of NULLs. A fan-out chunk gives one per recipient,
+ * in its recipients' order, so that each message takes its notification, job and subscriber ids
+ * from the recipient's row instead of three more arrays of them.
+ */
+export function messageContentArrays(messages: ReadonlyArray<MessageDraft | undefined>): Array<Buffer | null> {
+  return CONTENT.map(([, type, value]) => columnParam(messages.map((m) => (m ? value(m) : undefined)), type));
 }
 
 function ownColumns({ job }: JobOutcome, m: MessageDraft) {
-  return {
-    notification_id: job.notificationId,
-    job_id: job.jobId,
-    subscriber_id: job.subscriber.id,
-    channel: m.channel,
-    provider_id: m.providerId ?? undefined,
-    integration_id: m.integrationId ?? undefined,
-    destination: m.destination ?? undefined,
-    subject: m.subject ?? undefined,
-    body: m.body ?? undefined,
-    avatar: m.avatar ?? undefined,
-    primary_action: m.primaryAction ?? undefined,
-    secondary_action: m.secondaryAction ?? undefined,
-    redirect: m.redirect ?? undefined,
-    data: m.data ?? undefined,
-    status: m.status,
-    provider_message_id: m.providerMessageId ?? undefined,
-  };
+  const row: Record<string, unknown> = { notification_id: job.notificationId, job_id: job.jobId, subscriber_id: job.subscriber.id };
+  for (const [name, , value] of CONTENT) row[name] = value(m) ?? undefined;
+  return row;
 }
 
 /** A message's columns of its trigger: of a job's, or of a fan-out's event (the same for every job of it). */

@@ -345,6 +345,29 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
     expect(queued).toBe(0);
   });
 
+  it('gives each message the ids of its own recipient, when only some recipients of a chunk have one', async () => {
+    const { eventId, event, lane, chunk, jobOf } = await firstChunk('inline-4', 4);
+    const outcomes: JobOutcome[] = chunk.map((c, i) => ({
+      job: jobOf(c),
+      status: i === 1 ? 'skipped' : 'completed',
+      details: [{ status: 'Success', source: 'Internal', detail: i === 1 ? 'skipped' : 'stored' }],
+      ...(i === 1 ? {} : { message: { channel: 'in_app' as const, providerId: null, integrationId: null, destination: null, subject: null, body: `for ${c.recipient.subscriberId}`, status: 'sent' as const } }),
+    }));
+    // The outcomes in another order than the recipients': each is matched to its own by its ids.
+    await events.commitFanoutChunk(event, chunk, { from: lane, index: 0, lane: { ...lane, after: chunk[3].subscriberId } }, [...outcomes].reverse());
+    const { rows } = await database.db.pool.query(
+      `SELECT m.subscriber_id, m.notification_id, m.job_id, m.body FROM messages m JOIN notifications n ON n.id = m.notification_id WHERE n.event_id = $1 ORDER BY m.body`,
+      [eventId],
+    );
+    const expected = [0, 2, 3].map((i) => ({
+      subscriber_id: chunk[i].subscriberId,
+      notification_id: chunk[i].notificationId,
+      job_id: chunk[i].inlineJobId,
+      body: `for ${chunk[i].recipient.subscriberId}`,
+    }));
+    expect(rows).toEqual(expected.sort((a, b) => a.body.localeCompare(b.body)));
+  });
+
   it("stores each message's text and JSON exactly as the step produced them, whatever characters they hold", async () => {
     const { eventId, event, lane, chunk, jobOf } = await firstChunk('inline-3', 3);
     // What an array parameter's text encoding must escape (quotes, backslashes, braces, commas, the
