@@ -62,8 +62,17 @@ const UPDATED_COLUMNS: [column: string, value: string][] = [
  */
 export const UPDATED_SUBSCRIBER_JSON = `to_jsonb(s.*) || jsonb_build_object(${UPDATED_COLUMNS.map(([column, value]) => `'${column}', ${value}`).join(', ')})`;
 
+// Whether applying item `i.e` to the stored subscriber `s` changes any of its attributes (the columns
+// an item sets; not its version and update time, which an update moves on).
+const ATTRIBUTE_UPDATES = UPDATED_COLUMNS.filter(([column]) => column !== 'version' && column !== 'updated_at');
+const CHANGES = `(${ATTRIBUTE_UPDATES.map(([column]) => `s.${column}`).join(', ')}) IS DISTINCT FROM (${ATTRIBUTE_UPDATES.map(([, value]) => value).join(', ')})`;
+
 // Creates or updates a whole batch in one statement; of several items for one subscriber only the
-// last applies. The UPDATE sees only rows that existed before the statement.
+// last applies. The UPDATE sees only rows that existed before the statement. An item that would
+// leave a subscriber's attributes as they are writes nothing (outcome 'unchanged'): its version and
+// update time stay, no new row version is made, and no lock is taken. A trigger naming its
+// recipient by an object, the same one each time, as integrations do, otherwise updated that row on
+// every trigger, and concurrent triggers for one subscriber queued behind each other's row lock.
 const UPSERT_MANY_SUBSCRIBERS = `
 WITH input AS (
   SELECT DISTINCT ON (e->>'subscriberId') e, e->>'subscriberId' AS sid
@@ -73,8 +82,11 @@ WITH input AS (
   UPDATE subscribers s SET
     ${UPDATED_COLUMNS.map(([column, value]) => `${column} = ${value}`).join(',\n    ')}
   FROM input i
-  WHERE s.environment_id = $1 AND s.subscriber_id = i.sid
+  WHERE s.environment_id = $1 AND s.subscriber_id = i.sid AND ${CHANGES}
   RETURNING s.subscriber_id
+), unchanged AS (
+  SELECT s.subscriber_id FROM input i JOIN subscribers s ON s.environment_id = $1 AND s.subscriber_id = i.sid
+  WHERE NOT ${CHANGES}
 ), inserted AS (
   INSERT INTO subscribers (id, environment_id, subscriber_id, ${ATTRIBUTES.map((a) => COLUMNS[a]).join(', ')}, data, channels, updated_at)
   SELECT gen_random_uuid(), $1, i.sid, ${ATTRIBUTES.map((a) => `i.e->>'${a}'`).join(', ')}, NULLIF(i.e->'data', 'null'::jsonb), COALESCE(i.e->'channels', '[]'), now()
@@ -84,6 +96,8 @@ WITH input AS (
   RETURNING subscriber_id
 )
 SELECT 'updated' AS outcome, subscriber_id FROM updated
+UNION ALL
+SELECT 'unchanged' AS outcome, subscriber_id FROM unchanged
 UNION ALL
 SELECT 'created' AS outcome, subscriber_id FROM inserted`;
 const upsertManyStatement = prepared('herald-upsert-subscribers', UPSERT_MANY_SUBSCRIBERS);
@@ -97,10 +111,11 @@ export async function upsertSubscribers(db: Queryable, environmentId: string, in
   const result: UpsertManyResult = { created: [], updated: [] };
   let pending = inputs;
   for (let attempt = 0; attempt < 3 && pending.length; attempt++) {
-    const { rows } = await db.query<{ outcome: 'created' | 'updated'; subscriber_id: string }>(upsertManyStatement([environmentId, jsonParam(pending)]));
+    const { rows } = await db.query<{ outcome: 'created' | 'updated' | 'unchanged'; subscriber_id: string }>(upsertManyStatement([environmentId, jsonParam(pending)]));
     const done = new Set<string>();
     for (const row of rows) {
-      result[row.outcome].push(row.subscriber_id);
+      // An existing subscriber the item leaves as it is counts as updated, as the bulk API reports it.
+      result[row.outcome === 'created' ? 'created' : 'updated'].push(row.subscriber_id);
       done.add(row.subscriber_id);
     }
     pending = pending.filter((input) => !done.has(input.subscriberId));
