@@ -166,7 +166,7 @@ describe('the activity log through the @novu/api SDK', () => {
       data: { jobs: Array<{ payload: unknown; message?: Record<string, unknown> }> };
     };
     expect(raw.data.jobs[0].payload).toEqual({ orderId: 'S-1' });
-    expect(raw.data.jobs[0].message).toMatchObject({ channel: 'in_app', subject: 'Hi Ada', body: 'Order S-1 shipped', status: 'sent' });
+    expect(raw.data.jobs[0].message).toMatchObject({ channel: 'in_app', destination: { subscriberId: 'ada' }, subject: 'Hi Ada', body: 'Order S-1 shipped', status: 'sent' });
     expect(result.jobs![1].executionDetails.length).toBeGreaterThan(0);
   });
 
@@ -180,11 +180,12 @@ describe('the activity log through the @novu/api SDK', () => {
     const alert = all.find((n) => n.transactionId === 'tx-3')!;
     const { result } = await novu.notifications.retrieve(alert.id!);
     expect(result.jobs?.map((j) => [j.type, j.status])).toEqual([['in_app', 'completed'], ['email', expect.not.stringMatching(/pending|queued/)]]);
-    const [message] = await queryDatabase<{ body: string; job_id: string }>(
+    const [message] = await queryDatabase<{ body: string; job_id: string; destination: unknown }>(
       svc.databaseUrl,
-      `SELECT m.body, m.job_id FROM messages m JOIN notifications n ON n.id = m.notification_id WHERE n.transaction_id = 'tx-3' AND m.channel = 'in_app'`,
+      `SELECT m.body, m.job_id, m.destination FROM messages m JOIN notifications n ON n.id = m.notification_id WHERE n.transaction_id = 'tx-3' AND m.channel = 'in_app'`,
     );
-    expect(message).toEqual({ body: 'Order S-1 shipped', job_id: result.jobs![0].id });
+    // Its destination, the subscriber's inbox, is not stored: the activity log derives it (see above).
+    expect(message).toEqual({ body: 'Order S-1 shipped', job_id: result.jobs![0].id, destination: null });
   });
 
   it("shows a topic fan-out's first in-app step, run within the fan-out without a job row, like any other job", async () => {

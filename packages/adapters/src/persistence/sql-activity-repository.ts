@@ -2,10 +2,14 @@ import { INBOX_STORED_DETAIL, type ActivityExecutionDetail, type ActivityFilter,
 import type { Pool } from 'pg';
 import { isUuid, sameKeys, SqlParams, sqlLiteral } from './sql-params';
 
-// The message a job produced (an in-app message's job may be an inline one: no jobs row).
+// The message a job produced (an in-app message's job may be an inline one: no jobs row). An in-app
+// message goes to its subscriber's inbox and has no destination stored: it is shown as
+// {subscriberId}. Stored, that was a JSON value per inbox message that PostgreSQL parsed on every
+// insert: 6% of a fan-out chunk insert's CPU (the statement replayed alone, six rounds).
 const MESSAGE_OF = (jobId: string) => `(
   SELECT json_build_object('id', m.id, 'channel', m.channel, 'providerId', m.provider_id, 'status', m.status,
-    'destination', m.destination, 'subject', m.subject, 'body', m.body, 'createdAt', m.created_at)
+    'destination', COALESCE(m.destination, CASE WHEN m.channel = 'in_app' THEN jsonb_build_object('subscriberId', s.subscriber_id) END),
+    'subject', m.subject, 'body', m.body, 'createdAt', m.created_at)
   FROM messages m WHERE m.job_id = ${jobId})`;
 
 const STEP_OF = (workflowStepId: string, stepId: string) =>

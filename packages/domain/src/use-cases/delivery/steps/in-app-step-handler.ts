@@ -32,7 +32,8 @@ export class InAppStepHandler implements StepHandler {
         channel: 'in_app',
         providerId: this.providerId,
         integrationId: null,
-        destination: { subscriberId: job.subscriber.subscriberId },
+        // Its subscriber's inbox: nothing to store (the activity log shows it as {subscriberId}).
+        destination: null,
         subject: c.subject || null,
         body: c.body,
         avatar: c.avatar || null,
