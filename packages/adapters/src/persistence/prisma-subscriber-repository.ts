@@ -105,7 +105,9 @@ const upsertManyStatement = prepared('herald-upsert-subscribers', UPSERT_MANY_SU
 /**
  * Creates or updates subscribers set-based, on a pool or inside a caller's transaction. A row
  * inserted concurrently by another request is neither updated nor inserted by the statement
- * (ON CONFLICT DO NOTHING); running those items again updates them.
+ * (ON CONFLICT DO NOTHING), nor is one that another request changed to the item's very values while
+ * the UPDATE waited for it (its check then finds nothing to change); running those items again
+ * updates them or reports them unchanged.
  */
 export async function upsertSubscribers(db: Queryable, environmentId: string, inputs: SubscriberInput[]): Promise<UpsertManyResult> {
   const result: UpsertManyResult = { created: [], updated: [] };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChannelSettings, Subscriber, SubscriberAttributes, SubscriberInput } from '../entities/subscriber';
 import type { SubscriberOrderBy, SubscriberRepository, SubscriberSearch, UpsertManyResult } from '../ports/subscriber-repository';
 import type { CursorPage, CursorQuery } from '../shared/pagination';
+import { canonicalJson } from '../use-cases/idempotency/request-fingerprint';
 
 /** A fake for domain tests; the repository contract test runs against it and the Prisma adapter alike. */
 export class InMemorySubscriberRepository implements SubscriberRepository {
@@ -59,8 +60,12 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
     for (const input of inputs) {
       if (await this.insert(environmentId, input)) result.created.push(input.subscriberId);
       else {
+        // As the SQL repository: an item that leaves every attribute as stored writes nothing (no new version).
         const { subscriberId, ...changes } = input;
-        await this.update(environmentId, subscriberId, changes);
+        const stored = this.rows.get(this.key(environmentId, subscriberId))!;
+        const after = { ...stored, channels: changes.channels ?? stored.channels };
+        this.apply(after, changes);
+        if (canonicalJson(attributes(after)) !== canonicalJson(attributes(stored))) await this.update(environmentId, subscriberId, changes);
         result.updated.push(subscriberId);
       }
     }
@@ -105,4 +110,9 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
       if (value !== undefined && key !== 'subscriberId') (row as unknown as Record<string, unknown>)[key] = value;
     }
   }
+}
+
+/** The attributes an upsert item can set. */
+function attributes({ firstName, lastName, email, phone, avatar, locale, timezone, data, channels }: Subscriber) {
+  return { firstName, lastName, email, phone, avatar, locale, timezone, data, channels };
 }
