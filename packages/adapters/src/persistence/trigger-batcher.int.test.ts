@@ -451,6 +451,21 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect((await rows<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE transaction_id LIKE 'inline-9%'`))[0].n).toBe(2);
   });
 
+  it("keeps the step's run when only the subscriber's presence changed while it ran", async () => {
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'present', 'Present')`, [env]);
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    let runs = 0;
+    // An Inbox connects after the step read the subscriber, before the trigger commits (as setOnline writes it).
+    const connecting: RunInline = async (recipients, accepted) => {
+      if (runs++ === 0) await database.db.pool.query(`UPDATE subscribers SET is_online = true, last_online_at = now(), version = version + 1 WHERE subscriber_id = 'present'`);
+      return runInline(greet)(recipients, accepted);
+    };
+    const outcome = await batcher.accept(trigger(greet, 'inline-10', ['present'], [{ subscriberId: 'present', firstName: 'Renamed' }]), connecting);
+    expect(runs).toBe(1);
+    expect(outcome.accepted && outcome.inline.map((o) => [o.status, o.job.subscriber.firstName])).toEqual([['completed', 'Renamed']]);
+    expect(await rows(`SELECT first_name, is_online FROM subscribers WHERE subscriber_id = 'present'`)).toEqual([{ first_name: 'Renamed', is_online: true }]);
+  });
+
   it('runs inline for a recipient named by an object that sets nothing but its subscriberId', async () => {
     const hello = acceptance('x').workflow;
     const batcher = new TriggerBatcher(database.db.pool, queue);

@@ -173,11 +173,14 @@ JOIN subscribers s ON s.environment_id = r.environment_id AND s.subscriber_id = 
 LEFT JOIN jsonb_to_recordset($2::jsonb) AS i(environment_id uuid, e jsonb) ON i.environment_id = s.environment_id AND i.e->>'subscriberId' = s.subscriber_id`;
 
 // Of the subscribers steps ran on as objects would leave them ($1: each as a step saw it), the ones
-// stored otherwise now that the objects are applied (their version and update time aside).
+// stored otherwise now that the objects are applied (their version, update time and presence aside:
+// no step reads them, `StepSubscriber`). An Inbox connecting or leaving sets the presence, and so
+// moves the version on: compared, it sent such a trigger's batch to be accepted again one by one.
 const CHANGED_SUBSCRIBERS = `
 SELECT s.subscriber_id FROM jsonb_to_recordset($1::jsonb) AS r(environment_id uuid, subscriber jsonb)
 JOIN subscribers s ON s.environment_id = r.environment_id AND s.id = (r.subscriber->>'id')::uuid
-WHERE to_jsonb(s.*) - 'version' - 'updated_at' IS DISTINCT FROM r.subscriber - 'version' - 'updated_at'`;
+WHERE to_jsonb(s.*) - '{version,updated_at,is_online,last_online_at}'::text[]
+  IS DISTINCT FROM r.subscriber - '{version,updated_at,is_online,last_online_at}'::text[]`;
 
 const inlineRecipientsStatement = prepared('herald-inline-recipients', INLINE_RECIPIENTS);
 const changedSubscribersStatement = prepared('herald-changed-subscribers', CHANGED_SUBSCRIBERS);
