@@ -62,10 +62,12 @@ const UPDATED_COLUMNS: [column: string, value: string][] = [
  */
 export const UPDATED_SUBSCRIBER_JSON = `to_jsonb(s.*) || jsonb_build_object(${UPDATED_COLUMNS.map(([column, value]) => `'${column}', ${value}`).join(', ')})`;
 
-// Whether applying item `i.e` to the stored subscriber `s` changes any of its attributes (the columns
-// an item sets; not its version and update time, which an update moves on).
+/**
+ * SQL: whether applying item `i.e` to the stored subscriber `s` changes any of its attributes (the
+ * columns an item sets; not its version and update time, which an update moves on).
+ */
 const ATTRIBUTE_UPDATES = UPDATED_COLUMNS.filter(([column]) => column !== 'version' && column !== 'updated_at');
-const CHANGES = `(${ATTRIBUTE_UPDATES.map(([column]) => `s.${column}`).join(', ')}) IS DISTINCT FROM (${ATTRIBUTE_UPDATES.map(([, value]) => value).join(', ')})`;
+export const SUBSCRIBER_CHANGES = `(${ATTRIBUTE_UPDATES.map(([column]) => `s.${column}`).join(', ')}) IS DISTINCT FROM (${ATTRIBUTE_UPDATES.map(([, value]) => value).join(', ')})`;
 
 // Creates or updates a whole batch in one statement; of several items for one subscriber only the
 // last applies. The UPDATE sees only rows that existed before the statement. An item that would
@@ -82,11 +84,11 @@ WITH input AS (
   UPDATE subscribers s SET
     ${UPDATED_COLUMNS.map(([column, value]) => `${column} = ${value}`).join(',\n    ')}
   FROM input i
-  WHERE s.environment_id = $1 AND s.subscriber_id = i.sid AND ${CHANGES}
+  WHERE s.environment_id = $1 AND s.subscriber_id = i.sid AND ${SUBSCRIBER_CHANGES}
   RETURNING s.subscriber_id
 ), unchanged AS (
   SELECT s.subscriber_id FROM input i JOIN subscribers s ON s.environment_id = $1 AND s.subscriber_id = i.sid
-  WHERE NOT ${CHANGES}
+  WHERE NOT ${SUBSCRIBER_CHANGES}
 ), inserted AS (
   INSERT INTO subscribers (id, environment_id, subscriber_id, ${ATTRIBUTES.map((a) => COLUMNS[a]).join(', ')}, data, channels, updated_at)
   SELECT gen_random_uuid(), $1, i.sid, ${ATTRIBUTES.map((a) => `i.e->>'${a}'`).join(', ')}, NULLIF(i.e->'data', 'null'::jsonb), COALESCE(i.e->'channels', '[]'), now()

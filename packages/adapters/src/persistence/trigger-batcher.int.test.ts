@@ -466,6 +466,37 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await rows(`SELECT first_name, is_online FROM subscribers WHERE subscriber_id = 'present'`)).toEqual([{ first_name: 'Renamed', is_online: true }]);
   });
 
+  it('writes a trigger whose recipient object changes nothing in one statement, as one naming its recipient by id', async () => {
+    const hello = acceptance('x').workflow;
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, email) VALUES ($1, 'steady', 'Steady', 'steady@example.com')`, [env]);
+    // The real pool, recording the named statements and the transactions (connections taken).
+    const names: string[] = [];
+    let transactions = 0;
+    const pool = Object.create(database.db.pool) as Pool;
+    pool.query = ((config: { name?: string }, ...rest: unknown[]) => {
+      if (config?.name) names.push(config.name);
+      return (database.db.pool.query as (...args: unknown[]) => Promise<unknown>)(config, ...rest);
+    }) as unknown as Pool['query'];
+    pool.connect = (() => {
+      transactions++;
+      return database.db.pool.connect();
+    }) as Pool['connect'];
+    const batcher = new TriggerBatcher(pool, queue);
+    const [{ version: before }] = await rows<{ version: number }>(`SELECT version FROM subscribers WHERE subscriber_id = 'steady'`);
+
+    const same = await batcher.accept(trigger(hello, 'inline-11a', ['steady'], [{ subscriberId: 'steady', firstName: 'Steady', email: 'steady@example.com' }]), runInline(hello));
+    expect(same.accepted && same.inline.map((o) => [o.status, o.job.subscriber.firstName])).toEqual([['completed', 'Steady']]);
+    expect({ transactions, names }).toEqual({ transactions: 0, names: ['herald-inline-recipients', 'herald-accept-triggers'] });
+    expect(await rows(`SELECT version FROM subscribers WHERE subscriber_id = 'steady'`)).toEqual([{ version: before }]);
+
+    // An object that changes the subscriber is still applied with the trigger, in its transaction.
+    const renamed = await batcher.accept(trigger(hello, 'inline-11b', ['steady'], [{ subscriberId: 'steady', firstName: 'Renamed' }]), runInline(hello));
+    expect(renamed.accepted && renamed.inline.map((o) => [o.status, o.job.subscriber.firstName])).toEqual([['completed', 'Renamed']]);
+    expect(transactions).toBe(1);
+    expect(await rows(`SELECT first_name, version FROM subscribers WHERE subscriber_id = 'steady'`)).toEqual([{ first_name: 'Renamed', version: before + 1 }]);
+    expect((await rows<{ body: string }>(`SELECT body FROM messages WHERE transaction_id = 'inline-11b'`)).length).toBe(1);
+  });
+
   it('runs inline for a recipient named by an object that sets nothing but its subscriberId', async () => {
     const hello = acceptance('x').workflow;
     const batcher = new TriggerBatcher(database.db.pool, queue);

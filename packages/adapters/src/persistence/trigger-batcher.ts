@@ -1,7 +1,7 @@
 import { wholeRange, type AcceptOutcome, type DeliveryStep, type DeliveryWorkflow, type InlineRecipient, type JobOutcome, type RunInline, type SubscriberInput, type TriggerAcceptance } from '@herald/domain';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
+import { SUBSCRIBER_CHANGES, UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
 import { INLINE_STEP_COLUMN_TYPES, columnNames, inlineColumnNames, inlineStepColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, messageWorkflow, notificationShape, preferenceLevels, stepsAfter, toSubscriber, unnestArrays } from './delivery-rows';
 import { arrayParam, columnParam, jsonParam, prepared, textArrayLiteral, type ArrayElementType } from './sql-params';
 import { inTransaction } from './transaction';
@@ -161,9 +161,10 @@ GROUP BY acc.idx, acc.event_id`;
 
 // The direct recipients of triggers that run a step inline, with their preferences for the trigger's
 // workflow: as stored, or, for one the batch gives an object for ($2, at most one per subscriber), as
-// upserting that object will leave it. A subscriber that does not exist yet is not returned.
+// upserting that object will leave it, and whether that object changes nothing (`unchanged`). A
+// subscriber that does not exist yet is not returned.
 const INLINE_RECIPIENTS = `
-SELECT r.idx, i.e IS NOT NULL AS folded,
+SELECT r.idx, i.e IS NOT NULL AS folded, i.e IS NOT NULL AND NOT ${SUBSCRIBER_CHANGES} AS unchanged,
   CASE WHEN i.e IS NULL THEN row_to_json(s.*) ELSE (${UPDATED_SUBSCRIBER_JSON})::json END AS subscriber,
   (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
    FROM subscriber_preferences p WHERE p.subscriber_id = s.id AND (p.workflow_id IS NULL OR p.workflow_id = r.workflow_id)) AS preferences
@@ -388,9 +389,12 @@ export class TriggerBatcher {
   }
 
   private async write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
-    const { ran, seen } = await this.runInline(batch);
+    const { ran, seen, settled } = await this.runInline(batch);
     const statement = acceptStatement(acceptParams(batch, ran));
-    if (!retry && batch.every((p, idx) => !p.acceptance.upserts.length && !queuesWork(p, ran.get(idx)))) {
+    // A subscriber object that leaves its subscriber as stored needs no upsert: such a trigger is
+    // written by one statement, as one naming its recipient by id is (Novu skips that update too).
+    const applies = ({ acceptance: a }: Pending) => a.upserts.some((u) => !settled.has(`${a.environmentId}/${u.subscriberId}`));
+    if (!retry && batch.every((p, idx) => !applies(p) && !queuesWork(p, ran.get(idx)))) {
       const { rows } = await this.pool.query<AcceptedRow>(statement);
       // Only when a recipient was deleted and created again between the read and the write.
       const queued = rows.flatMap((r) => r.queued_ids);
@@ -437,10 +441,11 @@ export class TriggerBatcher {
    * Reads the direct recipients of the triggers that run a step inline (the ones that exist: as stored,
    * or as the objects the batch gives for them will leave them; a subscriber whose objects do not fold
    * into one is left to its jobs) and runs the step for them. A trigger whose run fails keeps the
-   * queued path for all its recipients. Returns the outcomes per trigger and, per trigger, the
-   * subscribers its step saw as objects would leave them (as JSON rows).
+   * queued path for all its recipients. Returns the outcomes per trigger, per trigger the
+   * subscribers its step saw as objects would leave them (as JSON rows), and the subscribers read
+   * (`environmentId/subscriberId`) that the batch's objects leave as stored (`settled`).
    */
-  private async runInline(batch: Pending[]): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers }> {
+  private async runInline(batch: Pending[]): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string> }> {
     // A trigger repeating an earlier one's transactionId in the batch is not accepted: its objects do not count.
     const transactions = new Set<string>();
     const first = new Set(
@@ -467,14 +472,21 @@ export class TriggerBatcher {
       return ids.length ? [{ idx, environment_id: a.environmentId, workflow_id: a.workflow.id, subscriber_ids: ids }] : [];
     });
     const seen: SeenSubscribers = new Map();
-    if (!wanted.length) return { ran: new Map(), seen };
-    const { rows } = await this.pool.query<{ idx: number; folded: boolean; subscriber: Record<string, unknown>; preferences: Parameters<typeof preferenceLevels>[0] }>(
-      inlineRecipientsStatement([jsonParam(wanted), jsonParam(folds)]),
-    );
+    const settled = new Set<string>();
+    if (!wanted.length) return { ran: new Map(), seen, settled };
+    const { rows } = await this.pool.query<{
+      idx: number;
+      folded: boolean;
+      unchanged: boolean;
+      subscriber: Record<string, unknown>;
+      preferences: Parameters<typeof preferenceLevels>[0];
+    }>(inlineRecipientsStatement([jsonParam(wanted), jsonParam(folds)]));
     const recipients = new Map<number, InlineRecipient[]>();
     for (const r of rows) {
       const { acceptance: a, inlineIds } = batch[r.idx];
       if (r.folded) seen.set(r.idx, [...(seen.get(r.idx) ?? []), { environment_id: a.environmentId, subscriber: r.subscriber }]);
+      // Stored, and the batch's objects for it (if any set anything) leave it as it is.
+      if (!r.folded || r.unchanged) settled.add(`${a.environmentId}/${r.subscriber.subscriber_id as string}`);
       const recipient = toSubscriber(r.subscriber);
       const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
       inlineIds.set(recipient.id, ids);
@@ -485,7 +497,7 @@ export class TriggerBatcher {
     const ran = await Promise.all(
       [...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance).catch((): JobOutcome[] => [])] as const),
     );
-    return { ran: new Map(ran), seen };
+    return { ran: new Map(ran), seen, settled };
   }
 
   /** Of these triggers, the ones whose own event is already stored, with their notification counts and those written with an inline step. */
