@@ -62,6 +62,12 @@ const UPDATED_COLUMNS: [column: string, value: string][] = [
  */
 export const UPDATED_SUBSCRIBER_JSON = `to_jsonb(s.*) || jsonb_build_object(${UPDATED_COLUMNS.map(([column, value]) => `'${column}', ${value}`).join(', ')})`;
 
+/** The columns a new subscriber takes from an item (`newSubscriberValues`). */
+export const NEW_SUBSCRIBER_COLUMNS = `${ATTRIBUTES.map((a) => COLUMNS[a]).join(', ')}, data, channels`;
+/** SQL: the values of `NEW_SUBSCRIBER_COLUMNS` for a new subscriber made from the item `item` (JSON; NULL: none given). */
+export const newSubscriberValues = (item: string) =>
+  `${ATTRIBUTES.map((a) => `${item}->>'${a}'`).join(', ')}, NULLIF(${item}->'data', 'null'::jsonb), COALESCE(${item}->'channels', '[]')`;
+
 /**
  * SQL: whether applying item `i.e` to the stored subscriber `s` changes any of its attributes (the
  * columns an item sets; not its version and update time, which an update moves on).
@@ -90,8 +96,8 @@ WITH input AS (
   SELECT s.subscriber_id FROM input i JOIN subscribers s ON s.environment_id = $1 AND s.subscriber_id = i.sid
   WHERE NOT ${SUBSCRIBER_CHANGES}
 ), inserted AS (
-  INSERT INTO subscribers (id, environment_id, subscriber_id, ${ATTRIBUTES.map((a) => COLUMNS[a]).join(', ')}, data, channels, updated_at)
-  SELECT gen_random_uuid(), $1, i.sid, ${ATTRIBUTES.map((a) => `i.e->>'${a}'`).join(', ')}, NULLIF(i.e->'data', 'null'::jsonb), COALESCE(i.e->'channels', '[]'), now()
+  INSERT INTO subscribers (id, environment_id, subscriber_id, ${NEW_SUBSCRIBER_COLUMNS}, updated_at)
+  SELECT gen_random_uuid(), $1, i.sid, ${newSubscriberValues('i.e')}, now()
   FROM input i
   WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = $1 AND s.subscriber_id = i.sid)
   ON CONFLICT (environment_id, subscriber_id) DO NOTHING

@@ -497,6 +497,39 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect((await rows<{ body: string }>(`SELECT body FROM messages WHERE transaction_id = 'inline-11b'`)).length).toBe(1);
   });
 
+  it("applies an accepted trigger's object that a refused duplicate's object in the same batch would undo", async () => {
+    const hello = acceptance('x').workflow;
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'revert', 'Old')`, [env]);
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    expect((await batcher.accept(trigger(hello, 'revert-dup', ['revert'], [{ subscriberId: 'revert', firstName: 'Old' }]), runInline(hello))).accepted).toBe(true);
+    // Together: the new trigger renames the subscriber; the repeated one (refused: its transactionId is
+    // stored) would set the old name back. Folded, the two leave the subscriber as stored.
+    const [renamed, repeated] = await inOneBatch(batcher, 'revert', () => [
+      batcher.accept(trigger(hello, 'revert-new', ['revert'], [{ subscriberId: 'revert', firstName: 'New' }]), runInline(hello)),
+      batcher.accept(trigger(hello, 'revert-dup', ['revert'], [{ subscriberId: 'revert', firstName: 'Old' }]), runInline(hello)),
+    ]);
+    expect(renamed.accepted).toBe(true);
+    expect(repeated).toEqual({ accepted: false, reason: 'duplicate_transaction' });
+    expect(await rows(`SELECT first_name FROM subscribers WHERE subscriber_id = 'revert'`)).toEqual([{ first_name: 'New' }]);
+  });
+
+  it('creates a recipient deleted while its step ran as its object makes it, though the object changed nothing when read', async () => {
+    const hello = acceptance('x').workflow;
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, email) VALUES ($1, 'gone', 'Gone', 'gone@example.com')`, [env]);
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    const deleting: RunInline = async (recipients, accepted) => {
+      await database.db.pool.query(`DELETE FROM subscribers WHERE subscriber_id = 'gone'`);
+      return runInline(hello)(recipients, accepted);
+    };
+    const outcome = await batcher.accept(trigger(hello, 'gone-1', ['gone'], [{ subscriberId: 'gone', firstName: 'Gone', email: 'gone@example.com' }]), deleting);
+    expect(outcome).toMatchObject({ accepted: true, notifications: 1 });
+    expect(await rows(`SELECT first_name, email FROM subscribers WHERE subscriber_id = 'gone'`)).toEqual([{ first_name: 'Gone', email: 'gone@example.com' }]);
+    // Created again after its step ran: its notification has every job instead.
+    const gone = await notification('gone-1', 'gone');
+    expect(gone.inline).toBeNull();
+    expect((await jobsOf(gone.id)).map((j) => j.status)).toEqual(['queued']);
+  });
+
   it('runs inline for a recipient named by an object that sets nothing but its subscriberId', async () => {
     const hello = acceptance('x').workflow;
     const batcher = new TriggerBatcher(database.db.pool, queue);

@@ -1,7 +1,7 @@
 import { wholeRange, type AcceptOutcome, type DeliveryStep, type DeliveryWorkflow, type InlineRecipient, type JobOutcome, type RunInline, type SubscriberInput, type TriggerAcceptance } from '@herald/domain';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { SUBSCRIBER_CHANGES, UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
+import { NEW_SUBSCRIBER_COLUMNS, newSubscriberValues, SUBSCRIBER_CHANGES, UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
 import { INLINE_STEP_COLUMN_TYPES, columnNames, inlineColumnNames, inlineStepColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, messageWorkflow, notificationShape, preferenceLevels, stepsAfter, toSubscriber, unnestArrays } from './delivery-rows';
 import { arrayParam, columnParam, jsonParam, prepared, textArrayLiteral, type ArrayElementType } from './sql-params';
 import { inTransaction } from './transaction';
@@ -73,7 +73,8 @@ const RAN_COLUMNS = [
 const DEFINITIONS = TRIGGER_COLUMNS.length + 1;
 const NAMED = DEFINITIONS + 1;
 const RAN = NAMED + 2;
-const MESSAGES = RAN + RAN_COLUMNS.length;
+const CREATED_AS = RAN + RAN_COLUMNS.length;
+const MESSAGES = CREATED_AS + 1;
 
 const ACCEPT_BATCH = `
 WITH defs AS (
@@ -104,8 +105,11 @@ WITH defs AS (
 ), created AS (
   -- Missing subscribers are created; one committed by another transaction meanwhile is invisible to
   -- this statement's snapshot, so the no-op DO UPDATE returns it instead of silently skipping it.
-  INSERT INTO subscribers (environment_id, subscriber_id)
-  SELECT DISTINCT w.environment_id, w.sid FROM wanted w
+  -- One whose objects needed no upsert (stored as they leave it, when read: settled) but was
+  -- deleted since is created as they make it.
+  INSERT INTO subscribers (environment_id, subscriber_id, ${NEW_SUBSCRIBER_COLUMNS})
+  SELECT DISTINCT ON (w.environment_id, w.sid) w.environment_id, w.sid, ${newSubscriberValues('o.e')} FROM wanted w
+  LEFT JOIN jsonb_to_recordset($${CREATED_AS}::jsonb) AS o(environment_id uuid, e jsonb) ON o.environment_id = w.environment_id AND o.e->>'subscriberId' = w.sid
   WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = w.environment_id AND s.subscriber_id = w.sid)
   ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET subscriber_id = EXCLUDED.subscriber_id
   RETURNING id, environment_id, subscriber_id
@@ -161,10 +165,12 @@ GROUP BY acc.idx, acc.event_id`;
 
 // The direct recipients of triggers that run a step inline, with their preferences for the trigger's
 // workflow: as stored, or, for one the batch gives an object for ($2, at most one per subscriber), as
-// upserting that object will leave it, and whether that object changes nothing (`unchanged`). A
-// subscriber that does not exist yet is not returned.
+// upserting that object will leave it; and whether each of the batch's objects for it ($3, one by
+// one) leaves it as stored (`unchanged`; NULL: none). A subscriber that does not exist yet is not returned.
 const INLINE_RECIPIENTS = `
-SELECT r.idx, i.e IS NOT NULL AS folded, i.e IS NOT NULL AND NOT ${SUBSCRIBER_CHANGES} AS unchanged,
+SELECT r.idx, i.e IS NOT NULL AS folded,
+  (SELECT bool_and(NOT ${SUBSCRIBER_CHANGES}) FROM jsonb_to_recordset($3::jsonb) AS i(environment_id uuid, e jsonb)
+   WHERE i.environment_id = s.environment_id AND i.e->>'subscriberId' = s.subscriber_id) AS unchanged,
   CASE WHEN i.e IS NULL THEN row_to_json(s.*) ELSE (${UPDATED_SUBSCRIBER_JSON})::json END AS subscriber,
   (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
    FROM subscriber_preferences p WHERE p.subscriber_id = s.id AND (p.workflow_id IS NULL OR p.workflow_id = r.workflow_id)) AS preferences
@@ -206,7 +212,7 @@ interface Pending {
  * `ran` (per trigger). Triggers given the same workflow object (the cached read) share a definition:
  * its columns, job template and inline step go once.
  */
-function acceptParams(batch: Pick<Pending, 'acceptance' | 'eventId'>[], ran: Map<number, JobOutcome[]>): unknown[] {
+function acceptParams(batch: Pick<Pending, 'acceptance' | 'eventId'>[], ran: Map<number, JobOutcome[]>, createdAs: SubscriberObject[] = []): unknown[] {
   const definitions = new Map<DeliveryWorkflow, { def: number; inlineStep?: DeliveryStep }>();
   const defs = batch.map(({ acceptance: a }, idx) => {
     let definition = definitions.get(a.workflow);
@@ -262,12 +268,16 @@ function acceptParams(batch: Pick<Pending, 'acceptance' | 'eventId'>[], ran: Map
     columnParam(runs.map((r) => r.run.inline_provider_id), 'text'),
     columnParam(runs.map((r) => r.run.inline_details), 'jsonb'),
     arrayParam(runs.map((r) => r.o.halt ?? false), 'boolean'),
+    jsonParam(createdAs),
     ...messageColumnArrays(runs.map((r) => r.o)),
   ];
 }
 
 /** A step run on a subscriber as the batch's objects would leave it: a change of plan if they are not applied as seen. */
 class SubscriberChanged extends Error {}
+
+/** A subscriber object of a trigger, with its environment (as the statements read them). */
+type SubscriberObject = { environment_id: string; e: SubscriberInput };
 
 /** Per trigger of a batch, the subscribers (as JSON rows) its step saw as objects would leave them. */
 type SeenSubscribers = Map<number, { environment_id: string; subscriber: Record<string, unknown> }[]>;
@@ -389,8 +399,8 @@ export class TriggerBatcher {
   }
 
   private async write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
-    const { ran, seen, settled } = await this.runInline(batch);
-    const statement = acceptStatement(acceptParams(batch, ran));
+    const { ran, seen, settled, createdAs } = await this.runInline(batch);
+    const statement = acceptStatement(acceptParams(batch, ran, createdAs));
     // A subscriber object that leaves its subscriber as stored needs no upsert: such a trigger is
     // written by one statement, as one naming its recipient by id is (Novu skips that update too).
     const applies = ({ acceptance: a }: Pending) => a.upserts.some((u) => !settled.has(`${a.environmentId}/${u.subscriberId}`));
@@ -445,7 +455,9 @@ export class TriggerBatcher {
    * subscribers its step saw as objects would leave them (as JSON rows), and the subscribers read
    * (`environmentId/subscriberId`) that the batch's objects leave as stored (`settled`).
    */
-  private async runInline(batch: Pending[]): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string> }> {
+  private async runInline(
+    batch: Pending[],
+  ): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string>; createdAs: SubscriberObject[] }> {
     // A trigger repeating an earlier one's transactionId in the batch is not accepted: its objects do not count.
     const transactions = new Set<string>();
     const first = new Set(
@@ -458,10 +470,15 @@ export class TriggerBatcher {
     );
     // Per subscriber, the one object that stands for all the batch gives. (Objects setting nothing but
     // the subscriberId are left out: folded in, they change no field.)
-    const folds: { environment_id: string; e: SubscriberInput }[] = [];
+    const folds: SubscriberObject[] = [];
+    // Each object on its own: whether a subscriber is `settled` (every object leaves it as stored, so
+    // any of them does, whichever triggers are accepted) is asked of each, not of their fold.
+    const each: SubscriberObject[] = [];
     const unfoldable = new Set<string>();
     for (const [environment_id, objects] of objectsPerEnvironment(batch, (idx) => first.has(idx))) {
-      for (const [subscriberId, [e, ...more]] of foldedPerSubscriber(objects.filter(setsAttributes))) {
+      const setting = objects.filter(setsAttributes);
+      for (const e of setting) each.push({ environment_id, e });
+      for (const [subscriberId, [e, ...more]] of foldedPerSubscriber(setting)) {
         if (more.length) unfoldable.add(`${environment_id}/${subscriberId}`);
         else folds.push({ environment_id, e });
       }
@@ -473,20 +490,20 @@ export class TriggerBatcher {
     });
     const seen: SeenSubscribers = new Map();
     const settled = new Set<string>();
-    if (!wanted.length) return { ran: new Map(), seen, settled };
+    if (!wanted.length) return { ran: new Map(), seen, settled, createdAs: [] };
     const { rows } = await this.pool.query<{
       idx: number;
       folded: boolean;
-      unchanged: boolean;
+      unchanged: boolean | null;
       subscriber: Record<string, unknown>;
       preferences: Parameters<typeof preferenceLevels>[0];
-    }>(inlineRecipientsStatement([jsonParam(wanted), jsonParam(folds)]));
+    }>(inlineRecipientsStatement([jsonParam(wanted), jsonParam(folds), jsonParam(each)]));
     const recipients = new Map<number, InlineRecipient[]>();
     for (const r of rows) {
       const { acceptance: a, inlineIds } = batch[r.idx];
       if (r.folded) seen.set(r.idx, [...(seen.get(r.idx) ?? []), { environment_id: a.environmentId, subscriber: r.subscriber }]);
-      // Stored, and the batch's objects for it (if any set anything) leave it as it is.
-      if (!r.folded || r.unchanged) settled.add(`${a.environmentId}/${r.subscriber.subscriber_id as string}`);
+      // Stored, and each of the batch's objects for it (if any set anything) leaves it as it is.
+      if (r.unchanged !== false) settled.add(`${a.environmentId}/${r.subscriber.subscriber_id as string}`);
       const recipient = toSubscriber(r.subscriber);
       const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
       inlineIds.set(recipient.id, ids);
@@ -497,7 +514,8 @@ export class TriggerBatcher {
     const ran = await Promise.all(
       [...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance).catch((): JobOutcome[] => [])] as const),
     );
-    return { ran: new Map(ran), seen, settled };
+    const createdAs = folds.filter(({ environment_id, e }) => settled.has(`${environment_id}/${e.subscriberId}`));
+    return { ran: new Map(ran), seen, settled, createdAs };
   }
 
   /** Of these triggers, the ones whose own event is already stored, with their notification counts and those written with an inline step. */
