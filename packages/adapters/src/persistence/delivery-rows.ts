@@ -77,10 +77,9 @@ const CONTENT = [
   ['status', 'text', (m: MessageDraft) => m.status],
   ['provider_message_id', 'text', (m: MessageDraft) => m.providerMessageId],
 ] as const;
-const OWN = [...KEYS, ...CONTENT] as const;
-const OWN_COLUMNS = columnTypes(OWN);
-/** The content columns of a message (`messageContentArrays`), as a record's: `AS r(..., ${MESSAGE_CONTENT_NAMES})`. */
-export const MESSAGE_CONTENT_NAMES = columnNames(CONTENT);
+const OWN_COLUMNS = columnTypes([...KEYS, ...CONTENT]);
+/** The content columns of a message (`messageContentArrays`), as a record's (`AS r(..., <these>)`); with `alias`, as that relation's. */
+export const messageContentNames = (alias?: string) => columnNames(CONTENT, alias);
 /** The content columns' arrays (`messageContentArrays`) as arguments of a multi-array `unnest`, from `$first` on. */
 export const messageContentUnnest = (first: number) => unnestArrays(CONTENT, first);
 
@@ -90,17 +89,17 @@ export type MessageSource =
   | { json: string }
   /**
    * Messages of one trigger, as the relation `messages` (a subquery of the statement) gives them with
-   * the columns of `KEYS` and `CONTENT` (a fan-out chunk reads them from its recipients' rows, which
+   * the columns of `KEYS` and `CONTENT` (the steps run inline read them from their runs' rows, which
    * already hold the three ids: `messageContentArrays`), and the trigger's columns once, as a JSON
    * object of `triggerColumns` in `trigger`.
    */
   | { messages: string; trigger: string }
   /**
-   * Messages of several triggers: their own columns as the arrays of `messageColumnArrays` from
-   * `$first` on, and each one's trigger columns (those of `triggerColumns`) from the relation
-   * `triggers`, by its `notification_id`. A message without a row there is not inserted.
+   * Messages of several triggers, from the relation `messages` as above, and each one's trigger
+   * columns (those of `triggerColumns`) from the relation `triggers`, by its `notification_id`. A
+   * message without a row there is not inserted.
    */
-  | { first: number; triggers: string };
+  | { messages: string; triggers: string };
 
 /**
  * Inserts the messages of `source` whose `where` holds (over `r`): an in-app message is in the
@@ -115,10 +114,10 @@ export function insertMessages(source: MessageSource, where: string, newJobs = f
   const from =
     'json' in source
       ? `jsonb_to_recordset(${source.json}::jsonb) AS r(${OWN_COLUMNS}, ${TRIGGER_COLUMNS})`
-      : 'messages' in source
+      : 'trigger' in source
         ? `(${source.messages}) r
     CROSS JOIN jsonb_to_record(${source.trigger}::jsonb) AS t(${TRIGGER_COLUMNS})`
-        : `unnest(${unnestArrays(OWN, source.first)}) AS r(${columnNames(OWN)})
+        : `(${source.messages}) r
     JOIN (${source.triggers}) t ON t.notification_id = r.notification_id`;
   return `INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
     subject, body, avatar, primary_action, secondary_action, redirect, data, tags, workflow, severity, context_keys, status, provider_message_id, delivered_at)
@@ -138,25 +137,13 @@ export function messageRows(outcomes: readonly JobOutcome[]) {
 }
 
 /**
- * The messages these step runs (of one trigger) produced, as one array per own column (NULL for a
- * column none of them has: `columnParam`), in the order `insertMessages` reads them: an array parameter is parsed by PostgreSQL at about two thirds of
- * the cost of the same rows as JSON (a fan-out chunk's input, measured alone: see the fan-out statement in sql-event-repository.ts).
- */
-export function messageColumnArrays(outcomes: readonly JobOutcome[]): Array<Buffer | null> {
-  const made = outcomes.filter((o) => o.message);
-  return [
-    columnParam(made.map((o) => o.job.notificationId), 'uuid'),
-    columnParam(made.map((o) => o.job.jobId), 'uuid'),
-    columnParam(made.map((o) => o.job.subscriber.id), 'uuid'),
-    ...messageContentArrays(made.map((o) => o.message)),
-  ];
-}
-
-/**
  * The content columns (`CONTENT`) of these messages, one array each (NULL for a column none of them
- * has: `columnParam`); an absent message is a row of NULLs. A fan-out chunk gives one per recipient,
- * in its recipients' order, so that each message takes its notification, job and subscriber ids
- * from the recipient's row instead of three more arrays of them.
+ * has: `columnParam`); an absent message is a row of NULLs. Steps run inline give one per run, in the
+ * order of their runs' rows (a fan-out chunk's recipients, a trigger batch's runs), so that each
+ * message takes its notification, job and subscriber ids from that row instead of three more arrays
+ * of them. An array parameter is parsed by PostgreSQL at about two thirds of the cost of the same
+ * rows as JSON (a fan-out chunk's input, measured alone: see the fan-out statement in
+ * sql-event-repository.ts).
  */
 export function messageContentArrays(messages: ReadonlyArray<MessageDraft | undefined>): Array<Buffer | null> {
   return CONTENT.map(([, type, value]) => columnParam(messages.map((m) => (m ? value(m) : undefined)), type));

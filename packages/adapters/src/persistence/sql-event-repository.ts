@@ -15,7 +15,7 @@ import {
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, MESSAGE_CONTENT_NAMES, messageContentArrays, messageContentUnnest, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, triggerColumns, type StepRow } from './delivery-rows';
+import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageContentNames, messageContentArrays, messageContentUnnest, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { arrayParam, columnParam, isUuid, jsonParam, prepared } from './sql-params';
@@ -42,7 +42,7 @@ WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::uuid[], $7::text[], $8::text[], $9::jsonb[], $10::boolean[],
       ${messageContentUnnest(19)})
     AS r(id, subscriber_id, topic_id, topic_key, subscription_id, inline_job_id, inline_status, inline_provider_id, inline_details, halted,
-      ${MESSAGE_CONTENT_NAMES})
+      ${messageContentNames()})
 ), notif AS (
   INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, tags, severity, critical, context_keys,
     topic_id, topic_key, subscription_id, ${inlineColumnNames()})
@@ -61,7 +61,7 @@ WITH input AS (
   FROM written n CROSS JOIN jsonb_to_recordset($16::jsonb) AS st(id uuid, step_id text, type text, position int, ord int)
 ), messages AS (
   ${insertMessages(
-    { messages: `SELECT id AS notification_id, inline_job_id AS job_id, subscriber_id, ${MESSAGE_CONTENT_NAMES} FROM input WHERE channel IS NOT NULL`, trigger: '$17' },
+    { messages: `SELECT id AS notification_id, inline_job_id AS job_id, subscriber_id, ${messageContentNames()} FROM input WHERE channel IS NOT NULL`, trigger: '$17' },
     'r.notification_id IN (SELECT id FROM written)',
     true,
   )}

@@ -2,7 +2,7 @@ import { wholeRange, type AcceptOutcome, type DeliveryStep, type DeliveryWorkflo
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { NEW_SUBSCRIBER_COLUMNS, newSubscriberValues, SUBSCRIBER_CHANGES, UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
-import { INLINE_STEP_COLUMN_TYPES, columnNames, inlineColumnNames, inlineStepColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageColumnArrays, messageWorkflow, notificationShape, preferenceLevels, stepsAfter, toSubscriber, unnestArrays } from './delivery-rows';
+import { INLINE_STEP_COLUMN_TYPES, columnNames, inlineColumnNames, inlineStepColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageContentArrays, messageContentNames, messageContentUnnest, messageWorkflow, notificationShape, preferenceLevels, stepsAfter, toSubscriber, unnestArrays } from './delivery-rows';
 import { arrayParam, columnParam, jsonParam, prepared, textArrayLiteral, type ArrayElementType } from './sql-params';
 import { inTransaction } from './transaction';
 import { newRowId } from './row-ids';
@@ -120,9 +120,11 @@ WITH defs AS (
   SELECT w.event_id, c.id, c.subscriber_id FROM wanted w
   JOIN created c ON c.environment_id = w.environment_id AND c.subscriber_id = w.sid
 ), ran AS (
+  -- Each run with its message's content, if it made one (a NULL channel: none).
   SELECT acc.event_id, x.subscriber_id, x.notification_id, x.inline_job_id, ${inlineStepColumnNames('acc')}, x.inline_status, x.inline_provider_id,
-         x.inline_details, x.halted
-  FROM unnest(${unnestArrays(RAN_COLUMNS, RAN)}) AS x(${columnNames(RAN_COLUMNS)}) JOIN acc ON acc.idx = x.idx
+         x.inline_details, x.halted, ${messageContentNames('x')}
+  FROM unnest(${unnestArrays(RAN_COLUMNS, RAN)}, ${messageContentUnnest(MESSAGES)}) AS x(${columnNames(RAN_COLUMNS)}, ${messageContentNames()})
+  JOIN acc ON acc.idx = x.idx
 ), notif AS (
   INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
     ${inlineColumnNames()})
@@ -146,7 +148,7 @@ WITH defs AS (
 ), messages AS (
   ${insertMessages(
     {
-      first: MESSAGES,
+      messages: `SELECT notification_id, inline_job_id AS job_id, subscriber_id, ${messageContentNames()} FROM ran WHERE channel IS NOT NULL`,
       triggers: `SELECT n.id AS notification_id, acc.environment_id, acc.transaction_id, acc.tags, acc.message_workflow AS workflow, acc.severity, acc.context_keys
     FROM written n JOIN acc ON acc.event_id = n.event_id WHERE n.ran`,
     },
@@ -269,7 +271,7 @@ function acceptParams(batch: Pick<Pending, 'acceptance' | 'eventId'>[], ran: Map
     columnParam(runs.map((r) => r.run.inline_details), 'jsonb'),
     arrayParam(runs.map((r) => r.o.halt ?? false), 'boolean'),
     jsonParam(createdAs),
-    ...messageColumnArrays(runs.map((r) => r.o)),
+    ...messageContentArrays(runs.map((r) => r.o.message)),
   ];
 }
 
