@@ -278,6 +278,9 @@ function acceptParams(batch: Pick<Pending, 'acceptance' | 'eventId'>[], ran: Map
 /** A step run on a subscriber as the batch's objects would leave it: a change of plan if they are not applied as seen. */
 class SubscriberChanged extends Error {}
 
+/** A subscriber's key in the batch's sets of subscribers (unfoldable, settled): its environment and subscriberId. */
+const subscriberKey = (environmentId: string, subscriberId: string) => `${environmentId}/${subscriberId}`;
+
 /** A subscriber object of a trigger, with its environment (as the statements read them). */
 type SubscriberObject = { environment_id: string; e: SubscriberInput };
 
@@ -405,7 +408,7 @@ export class TriggerBatcher {
     const statement = acceptStatement(acceptParams(batch, ran, createdAs));
     // A subscriber object that leaves its subscriber as stored needs no upsert: such a trigger is
     // written by one statement, as one naming its recipient by id is (Novu skips that update too).
-    const applies = ({ acceptance: a }: Pending) => a.upserts.some((u) => !settled.has(`${a.environmentId}/${u.subscriberId}`));
+    const applies = ({ acceptance: a }: Pending) => a.upserts.some((u) => !settled.has(subscriberKey(a.environmentId, u.subscriberId)));
     if (!retry && batch.every((p, idx) => !applies(p) && !queuesWork(p, ran.get(idx)))) {
       const { rows } = await this.pool.query<AcceptedRow>(statement);
       // Only when a recipient was deleted and created again between the read and the write.
@@ -481,13 +484,13 @@ export class TriggerBatcher {
       const setting = objects.filter(setsAttributes);
       for (const e of setting) each.push({ environment_id, e });
       for (const [subscriberId, [e, ...more]] of foldedPerSubscriber(setting)) {
-        if (more.length) unfoldable.add(`${environment_id}/${subscriberId}`);
+        if (more.length) unfoldable.add(subscriberKey(environment_id, subscriberId));
         else folds.push({ environment_id, e });
       }
     }
     const wanted = batch.flatMap(({ acceptance: a, runInline }, idx) => {
       if (!runInline) return [];
-      const ids = a.recipients.subscriberIds.filter((id) => !unfoldable.has(`${a.environmentId}/${id}`));
+      const ids = a.recipients.subscriberIds.filter((id) => !unfoldable.has(subscriberKey(a.environmentId, id)));
       return ids.length ? [{ idx, environment_id: a.environmentId, workflow_id: a.workflow.id, subscriber_ids: ids }] : [];
     });
     const seen: SeenSubscribers = new Map();
@@ -505,7 +508,7 @@ export class TriggerBatcher {
       const { acceptance: a, inlineIds } = batch[r.idx];
       if (r.folded) seen.set(r.idx, [...(seen.get(r.idx) ?? []), { environment_id: a.environmentId, subscriber: r.subscriber }]);
       // Stored, and each of the batch's objects for it (if any set anything) leaves it as it is.
-      if (r.unchanged !== false) settled.add(`${a.environmentId}/${r.subscriber.subscriber_id as string}`);
+      if (r.unchanged !== false) settled.add(subscriberKey(a.environmentId, r.subscriber.subscriber_id as string));
       const recipient = toSubscriber(r.subscriber);
       const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
       inlineIds.set(recipient.id, ids);
@@ -516,7 +519,7 @@ export class TriggerBatcher {
     const ran = await Promise.all(
       [...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance).catch((): JobOutcome[] => [])] as const),
     );
-    const createdAs = folds.filter(({ environment_id, e }) => settled.has(`${environment_id}/${e.subscriberId}`));
+    const createdAs = folds.filter(({ environment_id, e }) => settled.has(subscriberKey(environment_id, e.subscriberId)));
     return { ran: new Map(ran), seen, settled, createdAs };
   }
 
