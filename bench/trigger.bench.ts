@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
 import { postgresCpuSeconds, report, startBenchService, summarize } from './support/herald';
+import { startHttpFloor } from './support/http-floor';
 import { runTriggerLoad } from './support/load';
 
 // Trigger latency p50/p99 and sustained triggers/s to one existing subscriber with one in_app step,
@@ -128,6 +129,31 @@ try {
   report('plain INSERT rate (rows of one trigger)', Math.round(plainRate), 'triggers/s');
   report('PostgreSQL CPU per trigger of the plain INSERT', basePostgresMs.toFixed(3), 'ms');
   report('sustained trigger rate / plain INSERT rate', (sustained.perSecond / plainRate).toFixed(2), 'x', '>= 0.5');
+
+  // What HTTP alone costs a trigger here: the same load against a server that parses each trigger's
+  // JSON and answers 201, storing nothing (this process, otherwise idle meanwhile). Half the plain
+  // INSERT's rate leaves the cores this much CPU per trigger; the floor and the load generator take
+  // their part of it before any authentication, validation, step or database work.
+  const floor = await startHttpFloor();
+  try {
+    const floorCpuBefore = process.cpuUsage();
+    const bare = await runTriggerLoad({ url: floor.url, apiKey: svc.apiKey }, 'bench-in-app', 'bench-user', SUSTAINED_SECONDS, CONCURRENCY);
+    const floorCpu = process.cpuUsage(floorCpuBefore);
+    const bareMs = { server: (floorCpu.user + floorCpu.system) / 1e3 / bare.total, load: (bare.cpuSeconds * 1e3) / bare.total };
+    report(`HTTP floor: a server storing nothing (JSON parsed, 201), same load (${CONCURRENCY} connections, ${SUSTAINED_SECONDS} s)`, Math.round(bare.perSecond), 'requests/s');
+    report('CPU per request of that floor: server / load generator', `${bareMs.server.toFixed(3)} / ${bareMs.load.toFixed(3)}`, 'ms');
+    const half = plainRate / 2;
+    const budget = (cores * 1000) / half;
+    report(`CPU per trigger that half the plain INSERT rate (${Math.round(half)} triggers/s) allows on ${cores} cores`, budget.toFixed(3), 'ms');
+    report('of it, taken by the HTTP floor and the load generator', (bareMs.server + bareMs.load).toFixed(3), 'ms');
+    report(
+      `left for authentication, validation, the step and PostgreSQL (Herald's service and PostgreSQL spent ${(cpuMs.service + cpuMs.postgres).toFixed(3)} ms under the sustained load)`,
+      (budget - bareMs.server - bareMs.load).toFixed(3),
+      'ms',
+    );
+  } finally {
+    await floor.close();
+  }
 
   // The same load naming the recipient by an object, as most integrations do: the subscriber is
   // upserted with the trigger, and the in-app step runs on it as the upsert leaves it. Every trigger

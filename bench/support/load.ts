@@ -19,7 +19,7 @@ export interface LoadResult {
  * process and must keep answering.
  */
 export async function runTriggerLoad(
-  svc: BenchService,
+  svc: Pick<BenchService, 'url' | 'apiKey'>,
   workflow: string,
   subscriberId: string,
   seconds: number,
