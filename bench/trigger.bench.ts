@@ -63,7 +63,9 @@ try {
   // service runs in this process, which does nothing else meanwhile: its CPU is the service's.
   const [{ pid: checkpointer }] = await query<{ pid: number }>(db, "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'");
   const cpuBefore = { service: process.cpuUsage(), postgres: await postgresCpuSeconds(checkpointer) };
+  const [{ now: sustainedFrom }] = await query<{ now: Date }>(db, 'SELECT clock_timestamp() AS now');
   const sustained = await runTriggerLoad(svc, 'bench-in-app', 'bench-user', SUSTAINED_SECONDS, CONCURRENCY);
+  const [{ now: sustainedTo }] = await query<{ now: Date }>(db, 'SELECT clock_timestamp() AS now');
   const serviceCpu = process.cpuUsage(cpuBefore.service);
   const cpuMs = {
     service: ((serviceCpu.user + serviceCpu.system) / 1e3) / sustained.total,
@@ -106,24 +108,26 @@ try {
   // A connection lost while the bench fails fails it with the first error, not the process with an unhandled 'error' event.
   baseClient.on('error', (err) => console.error(`the baseline's connection failed: ${err.message}`));
   await baseClient.connect();
+  /** Inserts the rows of `count` triggers in one statement, their transaction ids `${prefix}1`, `${prefix}2`, ... */
+  const plainInsert = (count: number, prefix: string) =>
+    baseClient.query(
+      `WITH ev AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to")
+              SELECT w.environment_id, w.id, $2 || g, '"bench-user"' FROM workflows w, generate_series(1, $1) g WHERE w.workflow_id = 'bench-in-app' RETURNING id, environment_id, workflow_id, transaction_id),
+       n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, inline_job_id, inline_workflow_step_id,
+               inline_step_id, inline_step_type, inline_position, inline_status, inline_provider_id)
+             SELECT ev.environment_id, ev.id, ev.workflow_id, s.id, ev.transaction_id, gen_random_uuid(), st.id, st.step_id, st.type, st.position, 'completed', 'herald'
+             FROM ev, subscribers s, workflow_steps st WHERE s.subscriber_id = 'bench-user' AND st.workflow_id = ev.workflow_id AND st.position = 0
+             RETURNING id, environment_id, subscriber_id, transaction_id, inline_job_id),
+       m AS (INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, body)
+             SELECT n.environment_id, n.id, n.inline_job_id, n.subscriber_id, 'base', 'in_app', 'Order shipped' FROM n RETURNING 1)
+       SELECT (SELECT count(*) FROM m) AS rows`,
+      [count, prefix],
+    );
   const basePostgresCpu = await postgresCpuSeconds(checkpointer);
   const baseStart = performance.now();
-  await baseClient.query(
-    `WITH ev AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to")
-            SELECT w.environment_id, w.id, 'base-' || g, '"bench-user"' FROM workflows w, generate_series(1, $1) g WHERE w.workflow_id = 'bench-in-app' RETURNING id, environment_id, workflow_id, transaction_id),
-     n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, inline_job_id, inline_workflow_step_id,
-             inline_step_id, inline_step_type, inline_position, inline_status, inline_provider_id)
-           SELECT ev.environment_id, ev.id, ev.workflow_id, s.id, ev.transaction_id, gen_random_uuid(), st.id, st.step_id, st.type, st.position, 'completed', 'herald'
-           FROM ev, subscribers s, workflow_steps st WHERE s.subscriber_id = 'bench-user' AND st.workflow_id = ev.workflow_id AND st.position = 0
-           RETURNING id, environment_id, subscriber_id, transaction_id, inline_job_id),
-     m AS (INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, body)
-           SELECT n.environment_id, n.id, n.inline_job_id, n.subscriber_id, 'base', 'in_app', 'Order shipped' FROM n RETURNING 1)
-     SELECT (SELECT count(*) FROM m) AS rows`,
-    [sent],
-  );
+  await plainInsert(sent, 'base-');
   const baseMs = performance.now() - baseStart;
   const basePostgresMs = (((await postgresCpuSeconds(checkpointer)) - basePostgresCpu) * 1e3) / sent;
-  await baseClient.end();
   report(`plain multi-row INSERT of the same rows for ${sent} triggers`, Math.round(baseMs), 'ms');
   const plainRate = sent / (baseMs / 1000);
   report('plain INSERT rate (rows of one trigger)', Math.round(plainRate), 'triggers/s');
@@ -151,8 +155,30 @@ try {
       (budget - bareMs.server - bareMs.load).toFixed(3),
       'ms',
     );
+
+    // The same plain INSERT in statements of as many triggers as Herald's batches held under this
+    // load (its events of one statement share their creation time), one after the other on one
+    // connection: the database's cost per trigger at the batch size these connections allow. With
+    // the floor and the load generator, it bounds what any service could do under this load here.
+    const [{ batch }] = await query<{ batch: number }>(db, 'SELECT count(*)::float / count(DISTINCT created_at) AS batch FROM events WHERE created_at BETWEEN $1 AND $2', [sustainedFrom, sustainedTo]);
+    const size = Math.max(1, Math.round(batch));
+    const statements = Math.ceil(sent / 4 / size);
+    const batchedCpu = await postgresCpuSeconds(checkpointer);
+    const batchedStart = performance.now();
+    for (let k = 0; k < statements; k++) await plainInsert(size, `base-${size}-${k}-`);
+    const batchedRate = (statements * size) / ((performance.now() - batchedStart) / 1000);
+    const batchedPostgresMs = (((await postgresCpuSeconds(checkpointer)) - batchedCpu) * 1e3) / (statements * size);
+    report(`the same plain INSERT in statements of ${size} triggers (Herald's mean batch under that load: ${batch.toFixed(1)}), one connection`, Math.round(batchedRate), 'triggers/s');
+    report('PostgreSQL CPU per trigger of that batched plain INSERT', batchedPostgresMs.toFixed(3), 'ms');
+    const bound = bareMs.server + bareMs.load + batchedPostgresMs;
+    report(
+      `a service costing nothing beyond the HTTP floor, writing those batches: ${bound.toFixed(3)} ms a trigger, so ${cores} cores allow at most`,
+      `${Math.round((cores * 1000) / bound)} triggers/s, ${((cores * 1000) / bound / plainRate).toFixed(2)}`,
+      'x the plain INSERT rate',
+    );
   } finally {
     await floor.close();
+    await baseClient.end();
   }
 
   // The same load naming the recipient by an object, as most integrations do: the subscriber is
