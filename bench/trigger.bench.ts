@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
-import { postgresCpuSeconds, report, startBenchService, summarize } from './support/herald';
+import { postgresCpuSeconds, processCpuSeconds, report, startBenchService, summarize } from './support/herald';
 import { startHttpFloor } from './support/http-floor';
 import { runTriggerLoad } from './support/load';
 
@@ -108,10 +108,12 @@ try {
   // A connection lost while the bench fails fails it with the first error, not the process with an unhandled 'error' event.
   baseClient.on('error', (err) => console.error(`the baseline's connection failed: ${err.message}`));
   await baseClient.connect();
-  /** Inserts the rows of `count` triggers in one statement, their transaction ids `${prefix}1`, `${prefix}2`, ... */
-  const plainInsert = (count: number, prefix: string) =>
-    baseClient.query(
-      `WITH ev AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to")
+  try {
+    /** Inserts the rows of `count` triggers in one statement, their transaction ids `${prefix}1`, `${prefix}2`, ...; `name` prepares it. */
+    const plainInsert = (count: number, prefix: string, name?: string) =>
+      baseClient.query({
+        name,
+        text: `WITH ev AS (INSERT INTO events (environment_id, workflow_id, transaction_id, "to")
               SELECT w.environment_id, w.id, $2 || g, '"bench-user"' FROM workflows w, generate_series(1, $1) g WHERE w.workflow_id = 'bench-in-app' RETURNING id, environment_id, workflow_id, transaction_id),
        n AS (INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, inline_job_id, inline_workflow_step_id,
                inline_step_id, inline_step_type, inline_position, inline_status, inline_provider_id)
@@ -121,63 +123,80 @@ try {
        m AS (INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, body)
              SELECT n.environment_id, n.id, n.inline_job_id, n.subscriber_id, 'base', 'in_app', 'Order shipped' FROM n RETURNING 1)
        SELECT (SELECT count(*) FROM m) AS rows`,
-      [count, prefix],
-    );
-  const basePostgresCpu = await postgresCpuSeconds(checkpointer);
-  const baseStart = performance.now();
-  await plainInsert(sent, 'base-');
-  const baseMs = performance.now() - baseStart;
-  const basePostgresMs = (((await postgresCpuSeconds(checkpointer)) - basePostgresCpu) * 1e3) / sent;
-  report(`plain multi-row INSERT of the same rows for ${sent} triggers`, Math.round(baseMs), 'ms');
-  const plainRate = sent / (baseMs / 1000);
-  report('plain INSERT rate (rows of one trigger)', Math.round(plainRate), 'triggers/s');
-  report('PostgreSQL CPU per trigger of the plain INSERT', basePostgresMs.toFixed(3), 'ms');
-  report('sustained trigger rate / plain INSERT rate', (sustained.perSecond / plainRate).toFixed(2), 'x', '>= 0.5');
+        values: [count, prefix],
+      });
+    const basePostgresCpu = await postgresCpuSeconds(checkpointer);
+    const baseStart = performance.now();
+    await plainInsert(sent, 'base-');
+    const baseMs = performance.now() - baseStart;
+    const basePostgresMs = (((await postgresCpuSeconds(checkpointer)) - basePostgresCpu) * 1e3) / sent;
+    report(`plain multi-row INSERT of the same rows for ${sent} triggers`, Math.round(baseMs), 'ms');
+    const plainRate = sent / (baseMs / 1000);
+    report('plain INSERT rate (rows of one trigger)', Math.round(plainRate), 'triggers/s');
+    report('PostgreSQL CPU per trigger of the plain INSERT', basePostgresMs.toFixed(3), 'ms');
+    report('sustained trigger rate / plain INSERT rate', (sustained.perSecond / plainRate).toFixed(2), 'x', '>= 0.5');
 
-  // What HTTP alone costs a trigger here: the same load against a server that parses each trigger's
-  // JSON and answers 201, storing nothing (this process, otherwise idle meanwhile). Half the plain
-  // INSERT's rate leaves the cores this much CPU per trigger; the floor and the load generator take
-  // their part of it before any authentication, validation, step or database work.
-  const floor = await startHttpFloor();
-  try {
-    const floorCpuBefore = process.cpuUsage();
-    const bare = await runTriggerLoad({ url: floor.url, apiKey: svc.apiKey }, 'bench-in-app', 'bench-user', SUSTAINED_SECONDS, CONCURRENCY);
-    const floorCpu = process.cpuUsage(floorCpuBefore);
-    const bareMs = { server: (floorCpu.user + floorCpu.system) / 1e3 / bare.total, load: (bare.cpuSeconds * 1e3) / bare.total };
-    report(`HTTP floor: a server storing nothing (JSON parsed, 201), same load (${CONCURRENCY} connections, ${SUSTAINED_SECONDS} s)`, Math.round(bare.perSecond), 'requests/s');
-    report('CPU per request of that floor: server / load generator', `${bareMs.server.toFixed(3)} / ${bareMs.load.toFixed(3)}`, 'ms');
+    // What that goal leaves a service on this machine. Half the plain INSERT's rate allows the cores
+    // this much CPU per trigger. Of it, HTTP alone takes a part: the same load generator, at that very
+    // rate, against a server that parses each trigger's JSON and answers 201, storing nothing (this
+    // process, otherwise idle meanwhile). And the database takes what the same rows cost in statements
+    // of a batch's size rather than in one: Herald's mean batch under the load above (its events of one
+    // transaction share their xmin; the batcher starts a batch beside one in flight once 16 wait), and
+    // the largest batch the connections allow (all of them in one). Each size is measured on the
+    // baseline connection's own backend, prepared, in three rounds taken in turn; the median is printed.
+    // Floor plus database is what a service adding nothing else would spend: an upper bound on its rate
+    // (it does not ask whether the batches could overlap: with every connection in one batch, none can).
     const half = plainRate / 2;
     const budget = (cores * 1000) / half;
     report(`CPU per trigger that half the plain INSERT rate (${Math.round(half)} triggers/s) allows on ${cores} cores`, budget.toFixed(3), 'ms');
-    report('of it, taken by the HTTP floor and the load generator', (bareMs.server + bareMs.load).toFixed(3), 'ms');
+    const floor = await startHttpFloor();
+    let bareMs: { server: number; load: number };
+    try {
+      const floorCpuBefore = process.cpuUsage();
+      const bare = await runTriggerLoad({ url: floor.url, apiKey: svc.apiKey }, 'bench-in-app', 'bench-user', SUSTAINED_SECONDS, CONCURRENCY, { overallRate: Math.round(half) });
+      const floorCpu = process.cpuUsage(floorCpuBefore);
+      bareMs = { server: (floorCpu.user + floorCpu.system) / 1e3 / bare.total, load: (bare.cpuSeconds * 1e3) / bare.total };
+      report(`HTTP floor: a server storing nothing (JSON parsed, 201), the same load at that rate (${CONCURRENCY} connections, ${SUSTAINED_SECONDS} s)`, Math.round(bare.perSecond), 'requests/s');
+      report('CPU per request of that floor: server / load generator', `${bareMs.server.toFixed(3)} / ${bareMs.load.toFixed(3)}`, 'ms');
+    } finally {
+      await floor.close();
+    }
     report(
-      `left for authentication, validation, the step and PostgreSQL (Herald's service and PostgreSQL spent ${(cpuMs.service + cpuMs.postgres).toFixed(3)} ms under the sustained load)`,
+      `of that, left after the HTTP floor and the load generator (Herald's service and PostgreSQL spent ${(cpuMs.service + cpuMs.postgres).toFixed(3)} ms under the sustained load)`,
       (budget - bareMs.server - bareMs.load).toFixed(3),
       'ms',
     );
 
-    // The same plain INSERT in statements of as many triggers as Herald's batches held under this
-    // load (its events of one statement share their creation time), one after the other on one
-    // connection: the database's cost per trigger at the batch size these connections allow. With
-    // the floor and the load generator, it bounds what any service could do under this load here.
-    const [{ batch }] = await query<{ batch: number }>(db, 'SELECT count(*)::float / count(DISTINCT created_at) AS batch FROM events WHERE created_at BETWEEN $1 AND $2', [sustainedFrom, sustainedTo]);
-    const size = Math.max(1, Math.round(batch));
-    const statements = Math.ceil(sent / 4 / size);
-    const batchedCpu = await postgresCpuSeconds(checkpointer);
-    const batchedStart = performance.now();
-    for (let k = 0; k < statements; k++) await plainInsert(size, `base-${size}-${k}-`);
-    const batchedRate = (statements * size) / ((performance.now() - batchedStart) / 1000);
-    const batchedPostgresMs = (((await postgresCpuSeconds(checkpointer)) - batchedCpu) * 1e3) / (statements * size);
-    report(`the same plain INSERT in statements of ${size} triggers (Herald's mean batch under that load: ${batch.toFixed(1)}), one connection`, Math.round(batchedRate), 'triggers/s');
-    report('PostgreSQL CPU per trigger of that batched plain INSERT', batchedPostgresMs.toFixed(3), 'ms');
-    const bound = bareMs.server + bareMs.load + batchedPostgresMs;
-    report(
-      `a service costing nothing beyond the HTTP floor, writing those batches: ${bound.toFixed(3)} ms a trigger, so ${cores} cores allow at most`,
-      `${Math.round((cores * 1000) / bound)} triggers/s, ${((cores * 1000) / bound / plainRate).toFixed(2)}`,
-      'x the plain INSERT rate',
-    );
+    const [{ batch }] = await query<{ batch: number }>(db, 'SELECT count(*)::float / count(DISTINCT xmin::text) AS batch FROM events WHERE created_at BETWEEN $1 AND $2', [sustainedFrom, sustainedTo]);
+    const [{ pid: baseBackend }] = (await baseClient.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+    const sizes = [...new Set([Math.max(1, Math.round(batch)), CONCURRENCY])];
+    const perRound = Math.ceil(sent / 12);
+    const samples = new Map<number, { rate: number; postgresMs: number }[]>(sizes.map((size) => [size, []]));
+    for (let round = 0; round < 3; round++) {
+      for (const size of sizes) {
+        const statements = Math.ceil(perRound / size);
+        const cpuBefore = await processCpuSeconds(baseBackend);
+        const started = performance.now();
+        for (let k = 0; k < statements; k++) await plainInsert(size, `base-${size}-${round}-${k}-`, `plain-${size}`);
+        const wallMs = performance.now() - started;
+        const postgresMs = (((await processCpuSeconds(baseBackend)) - cpuBefore) * 1e3) / (statements * size);
+        samples.get(size)!.push({ rate: (statements * size) / (wallMs / 1000), postgresMs });
+      }
+    }
+    for (const size of sizes) {
+      const median = <T,>(list: T[], key: (t: T) => number) => list.map(key).sort((a, b) => a - b)[Math.floor(list.length / 2)];
+      const rate = median(samples.get(size)!, (s) => s.rate);
+      const postgresMs = median(samples.get(size)!, (s) => s.postgresMs);
+      const which = size === CONCURRENCY ? `all ${CONCURRENCY} connections in one batch` : `Herald's mean batch under that load: ${batch.toFixed(1)}`;
+      report(`the same plain INSERT in statements of ${size} triggers (${which}), one connection: rate, PostgreSQL CPU per trigger`, `${Math.round(rate)} triggers/s, ${postgresMs.toFixed(3)}`, 'ms');
+      const bound = bareMs.server + bareMs.load + postgresMs;
+      report(
+        `a service adding nothing to the HTTP floor, writing batches of ${size}: ${bound.toFixed(3)} ms a trigger, so ${cores} cores allow at most`,
+        `${Math.round((cores * 1000) / bound)} triggers/s, ${((cores * 1000) / bound / plainRate).toFixed(2)}`,
+        'x the plain INSERT rate',
+      );
+    }
   } finally {
-    await floor.close();
     await baseClient.end();
   }
 
