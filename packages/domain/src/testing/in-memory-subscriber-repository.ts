@@ -63,9 +63,10 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
         // As the SQL repository: an item that leaves every attribute as stored writes nothing (no new version).
         const { subscriberId, ...changes } = input;
         const stored = this.rows.get(this.key(environmentId, subscriberId))!;
-        const after = { ...stored, channels: changes.channels ?? stored.channels };
+        const after = { ...stored };
         this.apply(after, changes);
-        if (canonicalJson(attributes(after)) !== canonicalJson(attributes(stored))) await this.update(environmentId, subscriberId, changes);
+        // Only attributes can differ: the copy takes nothing else from the item.
+        if (canonicalJson(after) !== canonicalJson(stored)) await this.update(environmentId, subscriberId, changes);
         result.updated.push(subscriberId);
       }
     }
@@ -110,9 +111,4 @@ export class InMemorySubscriberRepository implements SubscriberRepository {
       if (value !== undefined && key !== 'subscriberId') (row as unknown as Record<string, unknown>)[key] = value;
     }
   }
-}
-
-/** The attributes an upsert item can set. */
-function attributes({ firstName, lastName, email, phone, avatar, locale, timezone, data, channels }: Subscriber) {
-  return { firstName, lastName, email, phone, avatar, locale, timezone, data, channels };
 }
