@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
-import { postgresCpuSeconds, processCpuSeconds, report, startBenchService, summarize } from './support/herald';
+import { percentile, postgresCpuSeconds, processCpuSeconds, report, startBenchService, summarize } from './support/herald';
 import { startHttpFloor } from './support/http-floor';
 import { runTriggerLoad } from './support/load';
 
@@ -184,9 +184,9 @@ try {
       }
     }
     for (const size of sizes) {
-      const median = <T,>(list: T[], key: (t: T) => number) => list.map(key).sort((a, b) => a - b)[Math.floor(list.length / 2)];
-      const rate = median(samples.get(size)!, (s) => s.rate);
-      const postgresMs = median(samples.get(size)!, (s) => s.postgresMs);
+      const median = (values: number[]) => percentile(values.sort((a, b) => a - b), 50);
+      const rate = median(samples.get(size)!.map((s) => s.rate));
+      const postgresMs = median(samples.get(size)!.map((s) => s.postgresMs));
       const which = size === CONCURRENCY ? `all ${CONCURRENCY} connections in one batch` : `Herald's mean batch under that load: ${batch.toFixed(1)}`;
       report(`the same plain INSERT in statements of ${size} triggers (${which}), one connection: rate, PostgreSQL CPU per trigger`, `${Math.round(rate)} triggers/s, ${postgresMs.toFixed(3)}`, 'ms');
       const bound = bareMs.server + bareMs.load + postgresMs;
