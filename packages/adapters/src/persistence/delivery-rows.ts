@@ -207,6 +207,15 @@ export function toSubscriber(s: Record<string, any>): Subscriber {
 
 type PreferenceRow = { workflow_id: string | null; enabled: boolean | null; channels: SubscriberPreferenceRecord['channels'] };
 
+/**
+ * SQL: the preference rows a step needs of subscriber (internal id) `subscriber` for workflow
+ * `workflow` (its global row and the workflow's), as a JSON array in the rows' order (NULL: none), for
+ * `preferenceLevels`. Ordered, two reads of unchanged rows give equal values, which `=` can compare.
+ */
+export const stepPreferences = (subscriber: string, workflow: string) =>
+  `(SELECT jsonb_agg(jsonb_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels) ORDER BY p.id)
+   FROM subscriber_preferences p WHERE p.subscriber_id = ${subscriber} AND (p.workflow_id IS NULL OR p.workflow_id = ${workflow}))`;
+
 /** A subscriber's global and per-workflow preference rows (aggregated as JSON by SQL) as two levels. */
 export function preferenceLevels(rows: PreferenceRow[] | null): RunnableJob['preferences'] {
   const global = rows?.find((r) => r.workflow_id === null);

@@ -15,7 +15,7 @@ import {
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageContentNames, messageContentArrays, messageContentUnnest, notificationShape, preferenceLevels, stepsAfter, toDeliveryStep, triggerColumns, type StepRow } from './delivery-rows';
+import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageContentNames, messageContentArrays, messageContentUnnest, notificationShape, preferenceLevels, stepPreferences, stepsAfter, toDeliveryStep, triggerColumns, type StepRow } from './delivery-rows';
 import { TriggerBatcher } from './trigger-batcher';
 import { inTransaction } from './transaction';
 import { arrayParam, columnParam, isUuid, jsonParam, prepared } from './sql-params';
@@ -82,8 +82,7 @@ FROM written`;
 const FANOUT_CANDIDATES = `
 SELECT d.subscriber_id, d.subscription_id, d.preferences, d.topic_id, d.topic_key, d.external_id, d.first_name, d.last_name, d.email, d.phone,
   d.avatar, d.locale, d.timezone, d.data, d.s_channels,
-  (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
-   FROM subscriber_preferences p WHERE p.subscriber_id = d.subscriber_id AND (p.workflow_id IS NULL OR p.workflow_id = $8::uuid)) AS subscriber_preferences
+  ${stepPreferences('d.subscriber_id', '$8::uuid')} AS subscriber_preferences
 FROM (
 SELECT DISTINCT ON (c.subscriber_id) c.*
 FROM topics t

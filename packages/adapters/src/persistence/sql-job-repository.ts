@@ -1,7 +1,7 @@
 import { LEASED_STEP_TYPES, type JobOutcome, type JobRepository, type RunnableJob } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue, type QueuedWork } from '../queue/pg-boss-delivery-queue';
-import { insertMessages, messageRows, preferenceLevels, toDeliveryStep, toSubscriber } from './delivery-rows';
+import { insertMessages, messageRows, preferenceLevels, stepPreferences, toDeliveryStep, toSubscriber } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -40,8 +40,7 @@ SELECT c.id AS job_id, c.attempts, c.leased, sj.delivery_state, n.id AS notifica
          'severity', w.severity, 'tags', w.tags, 'data', w.data, 'preferences', w.preferences) AS workflow,
        (SELECT COALESCE(json_object_agg(pj.step_id, pj.output), '{}') FROM jobs pj
          WHERE pj.notification_id = n.id AND pj.output IS NOT NULL) AS outputs,
-       (SELECT json_agg(json_build_object('workflow_id', p.workflow_id, 'enabled', p.enabled, 'channels', p.channels))
-         FROM subscriber_preferences p WHERE p.subscriber_id = n.subscriber_id AND (p.workflow_id IS NULL OR p.workflow_id = w.id)) AS preferences
+       ${stepPreferences('n.subscriber_id', 'w.id')} AS preferences
 FROM claimed c
 JOIN jobs sj ON sj.id = c.id
 JOIN notifications n ON n.id = c.notification_id

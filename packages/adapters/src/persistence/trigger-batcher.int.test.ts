@@ -539,4 +539,86 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(grace.inline).toMatchObject({ status: 'completed' });
     expect(await jobsOf(grace.id)).toEqual([]);
   });
+
+  /** The pool, counting the reads of inline recipients that go through it. */
+  const countingReads = () => {
+    const pool = database.db.pool;
+    const counting = Object.create(pool) as Pool & { reads: number };
+    counting.reads = 0;
+    counting.query = ((config: unknown, ...rest: unknown[]) => {
+      if ((config as { name?: string })?.name === 'herald-inline-recipients') counting.reads++;
+      return (pool.query as (...args: unknown[]) => unknown)(config, ...rest);
+    }) as Pool['query'];
+    return counting;
+  };
+  const bodyOf = async (transactionId: string, subscriberId: string) =>
+    (await rows<{ body: string }>('SELECT body FROM messages WHERE notification_id = $1', [(await notification(transactionId, subscriberId)).id]))[0]?.body;
+
+  it('runs the step on a remembered recipient without reading it again, and leaves it to its jobs once any write changed the row', async () => {
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'kept', 'Kept')`, [env]);
+    const pool = countingReads();
+    const batcher = new TriggerBatcher(pool, queue);
+    const accept = async (transactionId: string) => {
+      const outcome = await batcher.accept(trigger(greet, transactionId, ['kept']), runInline(greet));
+      return outcome.accepted ? outcome.inline.map((o) => [o.status, o.job.subscriber.firstName]) : outcome;
+    };
+    expect(await accept('remembered-1')).toEqual([['completed', 'Kept']]);
+    expect(await accept('remembered-2')).toEqual([['completed', 'Kept']]);
+    expect(pool.reads).toBe(1);
+    expect(await bodyOf('remembered-2', 'kept')).toBe('Hi Kept, order 7');
+
+    // A write that leaves the version as it was (none of Herald's do) still makes the row another.
+    await database.db.pool.query(`UPDATE subscribers SET first_name = 'Changed' WHERE subscriber_id = 'kept'`);
+    expect(await accept('remembered-3')).toEqual([]);
+    const third = await notification('remembered-3', 'kept');
+    expect(third.inline).toBeNull();
+    expect(await jobsOf(third.id)).toEqual([
+      { step_id: 'inbox', status: 'queued' },
+      { step_id: 'after', status: 'pending' },
+    ]);
+    expect(await queuedIn(third.id)).toBe(1);
+    expect(await rows('SELECT 1 FROM messages WHERE notification_id = $1', [third.id])).toEqual([]);
+    expect(pool.reads).toBe(1);
+
+    // Forgotten when its run was refused: read again, and run on the row as it is now.
+    expect(await accept('remembered-4')).toEqual([['completed', 'Changed']]);
+    expect(pool.reads).toBe(2);
+    expect(await bodyOf('remembered-4', 'kept')).toBe('Hi Changed, order 7');
+  });
+
+  it("leaves a remembered recipient to its job once its preferences changed, and reads them again for the next trigger", async () => {
+    const hello = acceptance('x').workflow;
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'choosy', 'Choosy')`, [env]);
+    const pool = countingReads();
+    const batcher = new TriggerBatcher(pool, queue);
+    const accept = async (transactionId: string) => {
+      const outcome = await batcher.accept(trigger(hello, transactionId, ['choosy']), runInline(hello));
+      return outcome.accepted ? outcome.inline.map((o) => o.status) : outcome;
+    };
+    expect(await accept('choosy-1')).toEqual(['completed']);
+    await database.db.pool.query(
+      `INSERT INTO subscriber_preferences (environment_id, subscriber_id, workflow_id, enabled, channels)
+       SELECT environment_id, id, NULL, true, '{"in_app": false}' FROM subscribers WHERE subscriber_id = 'choosy'`,
+    );
+    // Its step is queued, though the workflow has no other: the job applies the preferences as they are.
+    expect(await accept('choosy-2')).toEqual([]);
+    const second = await notification('choosy-2', 'choosy');
+    expect(second.inline).toBeNull();
+    expect(await jobsOf(second.id)).toEqual([{ step_id: 'inbox', status: 'queued' }]);
+    expect(await queuedIn(second.id)).toBe(1);
+    expect(pool.reads).toBe(1);
+
+    expect(await accept('choosy-3')).toEqual(['skipped']);
+    expect(pool.reads).toBe(2);
+    expect((await notification('choosy-3', 'choosy')).inline).toMatchObject({ details: [{ detail: 'skipped: preference in_app disabled by subscriber (global)' }] });
+    // The workflow's own row changes what the step reads too.
+    await database.db.pool.query(
+      `INSERT INTO subscriber_preferences (environment_id, subscriber_id, workflow_id, enabled, channels)
+       SELECT s.environment_id, s.id, $1, true, '{"in_app": true}' FROM subscribers s WHERE s.subscriber_id = 'choosy'`,
+      [hello.id],
+    );
+    expect(await accept('choosy-4')).toEqual([]);
+    expect(await accept('choosy-5')).toEqual(['completed']);
+    expect(pool.reads).toBe(3);
+  });
 });
