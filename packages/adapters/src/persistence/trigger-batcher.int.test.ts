@@ -621,4 +621,57 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await accept('choosy-5')).toEqual(['completed']);
     expect(pool.reads).toBe(3);
   });
+
+  it('leaves a recipient to its job when its row or its preferences change between the read and the write', async () => {
+    const hello = acceptance('x').workflow;
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'racer', 'Racer'), ($1, 'racer2', 'Racer')`, [env]);
+    const pool = countingReads();
+    const batcher = new TriggerBatcher(pool, queue);
+    // Another request commits after the step read its recipient, before the trigger's write.
+    const between = (workflow: DeliveryWorkflow, sql: string): RunInline => async (recipients, source) => {
+      await database.db.pool.query(sql);
+      return runInline(workflow)(recipients, source);
+    };
+    const racing = await batcher.accept(trigger(hello, 'race-1', ['racer']), between(hello, `UPDATE subscribers SET last_name = 'Late' WHERE subscriber_id = 'racer'`));
+    expect(racing).toMatchObject({ accepted: true, notifications: 1, inline: [] });
+    const first = await notification('race-1', 'racer');
+    expect(first.inline).toBeNull();
+    expect(await jobsOf(first.id)).toEqual([{ step_id: 'inbox', status: 'queued' }]);
+    expect(await queuedIn(first.id)).toBe(1);
+    // Not remembered as the read saw it: read again.
+    const next = await batcher.accept(trigger(hello, 'race-2', ['racer']), runInline(hello));
+    expect(next.accepted && next.inline.map((o) => [o.status, o.job.subscriber.lastName])).toEqual([['completed', 'Late']]);
+    expect(pool.reads).toBe(2);
+
+    // Seen as its object leaves it, the row is compared after the upsert (presence aside); its preferences here.
+    const preferred = await batcher.accept(
+      trigger(greet, 'race-3', ['racer2'], [{ subscriberId: 'racer2', firstName: 'Object' }]),
+      between(
+        greet,
+        `INSERT INTO subscriber_preferences (environment_id, subscriber_id, workflow_id, enabled, channels)
+         SELECT environment_id, id, NULL, true, '{"in_app": false}' FROM subscribers WHERE subscriber_id = 'racer2'`,
+      ),
+    );
+    expect(preferred).toMatchObject({ accepted: true, notifications: 1, inline: [] });
+    const third = await notification('race-3', 'racer2');
+    expect(third.inline).toBeNull();
+    expect(await jobsOf(third.id)).toEqual([
+      { step_id: 'inbox', status: 'queued' },
+      { step_id: 'after', status: 'pending' },
+    ]);
+    expect(await queuedIn(third.id)).toBe(1);
+    expect(await rows(`SELECT first_name FROM subscribers WHERE subscriber_id = 'racer2'`)).toEqual([{ first_name: 'Object' }]);
+  });
+
+  it('does not remember a recipient whose row is large', async () => {
+    const hello = acceptance('x').workflow;
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, data) VALUES ($1, 'large', $2)`, [env, { notes: 'x'.repeat(20_000) }]);
+    const pool = countingReads();
+    const batcher = new TriggerBatcher(pool, queue);
+    for (const t of ['large-1', 'large-2']) {
+      const outcome = await batcher.accept(trigger(hello, t, ['large']), runInline(hello));
+      expect(outcome.accepted && outcome.inline.map((o) => o.status)).toEqual(['completed']);
+    }
+    expect(pool.reads).toBe(2);
+  });
 });

@@ -26,9 +26,12 @@ const MIN_BATCH_ALONGSIDE = 16;
 const MAX_WAIT_MS = 25;
 /**
  * Recipients remembered as the inline step read them (`RecipientRead`), at most; the least recently
- * read is forgotten first. About a kilobyte each.
+ * read is forgotten first. A row is typically well under a kilobyte of JSON; the remembered rows'
+ * JSON is bounded in all too, and a recipient whose row alone is larger is not remembered.
  */
 const REMEMBERED_RECIPIENTS = 10_000;
+const REMEMBERED_CHARS = 8_000_000;
+const REMEMBERED_CHARS_EACH = 16_000;
 /** How long a remembered read is used before the recipient is read again. */
 const REMEMBER_MS = 60_000;
 
@@ -77,7 +80,7 @@ const RAN_COLUMNS = [
   ['inline_provider_id', 'text'],
   ['inline_details', 'jsonb'],
   ['halted', 'boolean'],
-  // A run on a recipient as remembered (`RecipientRead`): the row version and preferences it saw.
+  // What the run saw (`RunCheck`): the stored row's version (NULL: not compared) and the preferences.
   ['seen_version', 'text'],
   ['seen_preferences', 'jsonb'],
 ] as const;
@@ -131,16 +134,16 @@ WITH defs AS (
   SELECT w.event_id, c.id, c.subscriber_id FROM wanted w
   JOIN created c ON c.environment_id = w.environment_id AND c.subscriber_id = w.sid
 ), ran AS (
-  -- Each run with its message's content, if it made one (a NULL channel: none). A run on a
-  -- remembered recipient counts only if the subscriber and its preferences are still as it saw them;
-  -- otherwise its notification is written as not run, its step queued.
+  -- Each run with its message's content, if it made one (a NULL channel: none). A run counts only if
+  -- the recipient's preferences, and its stored row when compared (\`RunCheck\`), are still as it saw
+  -- them; otherwise its notification is written as not run, its step queued.
   SELECT acc.event_id, x.subscriber_id, x.notification_id, x.inline_job_id, ${inlineStepColumnNames('acc')}, x.inline_status, x.inline_provider_id,
          x.inline_details, x.halted, ${messageContentNames('x')}
   FROM unnest(${unnestArrays(RAN_COLUMNS, RAN)}, ${messageContentUnnest(MESSAGES)}) AS x(${columnNames(RAN_COLUMNS)}, ${messageContentNames()})
   JOIN acc ON acc.idx = x.idx
-  WHERE x.seen_version IS NULL OR EXISTS (
-    SELECT 1 FROM subscribers s WHERE s.id = x.subscriber_id AND s.xmin::text = x.seen_version
-      AND ${stepPreferences('s.id', 'acc.workflow_id')} IS NOT DISTINCT FROM x.seen_preferences)
+  WHERE ${stepPreferences('x.subscriber_id', 'acc.workflow_id')} IS NOT DISTINCT FROM x.seen_preferences
+    AND (x.seen_version IS NULL
+      OR EXISTS (SELECT 1 FROM subscribers s WHERE s.id = x.subscriber_id AND s.environment_id = acc.environment_id AND ${rowVersion('s')} = x.seen_version))
 ), notif AS (
   INSERT INTO notifications (id, environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, "to", tags, severity, critical, context_keys,
     ${inlineColumnNames()})
@@ -185,10 +188,9 @@ GROUP BY acc.idx, acc.event_id`;
 // workflow: as stored, or, for one the batch gives an object for ($2, at most one per subscriber), as
 // upserting that object will leave it; and whether each of the batch's objects for it ($3, one by
 // one) leaves it as stored (`unchanged`; NULL: none). A subscriber that does not exist yet is not returned.
-// With the stored row's version (`xmin`: any write of the row makes a new one), which the accept
-// statement compares when a later batch runs the step on the row as remembered (`RecipientRead`).
+// With the stored row's version (`rowVersion`), which the accept statement compares (`RunCheck`).
 const INLINE_RECIPIENTS = `
-SELECT r.idx, i.e IS NOT NULL AS folded, s.xmin::text AS row_version,
+SELECT r.idx, i.e IS NOT NULL AS folded, ${rowVersion('s')} AS row_version,
   (SELECT bool_and(NOT ${SUBSCRIBER_CHANGES}) FROM jsonb_to_recordset($3::jsonb) AS i(environment_id uuid, e jsonb)
    WHERE i.environment_id = s.environment_id AND i.e->>'subscriberId' = s.subscriber_id) AS unchanged,
   CASE WHEN i.e IS NULL THEN row_to_json(s.*) ELSE (${UPDATED_SUBSCRIBER_JSON})::json END AS subscriber,
@@ -207,6 +209,15 @@ SELECT s.subscriber_id FROM jsonb_to_recordset($1::jsonb) AS r(environment_id uu
 JOIN subscribers s ON s.environment_id = r.environment_id AND s.id = (r.subscriber->>'id')::uuid
 WHERE to_jsonb(s.*) - '{version,updated_at,is_online,last_online_at}'::text[]
   IS DISTINCT FROM r.subscriber - '{version,updated_at,is_online,last_online_at}'::text[]`;
+
+/**
+ * SQL: a version of subscriber row `s` that any write of it changes: the row version's transaction id
+ * (`xmin`; every write makes a new row version), with its update time, in case a transaction id is
+ * handed out again (a database restored, or failed over to a standby that lost commits).
+ */
+function rowVersion(s: string): string {
+  return `${s}.xmin::text || '/' || extract(epoch FROM ${s}.updated_at)::text`;
+}
 
 const inlineRecipientsStatement = prepared('herald-inline-recipients', INLINE_RECIPIENTS);
 const changedSubscribersStatement = prepared('herald-changed-subscribers', CHANGED_SUBSCRIBERS);
@@ -235,7 +246,7 @@ function acceptParams(
   batch: Pick<Pending, 'acceptance' | 'eventId'>[],
   ran: Map<number, JobOutcome[]>,
   createdAs: SubscriberObject[] = [],
-  remembered: RememberedRuns = new Map(),
+  checks: RunChecks = new Map(),
 ): unknown[] {
   const definitions = new Map<DeliveryWorkflow, { def: number; inlineStep?: DeliveryStep }>();
   const defs = batch.map(({ acceptance: a }, idx) => {
@@ -248,7 +259,7 @@ function acceptParams(
   const column = (value: (a: TriggerAcceptance, eventId: string) => unknown, type: ArrayElementType) =>
     columnParam(batch.map((p) => value(p.acceptance, p.eventId)), type);
   const textArray = (list: readonly string[]) => (list.length ? textArrayLiteral(list) : null);
-  const runs = [...ran].flatMap(([idx, outcomes]) => outcomes.map((o) => ({ idx, o, run: inlineRunColumns(o), seen: remembered.get(runKey(idx, o.job.subscriber.id)) })));
+  const runs = [...ran].flatMap(([idx, outcomes]) => outcomes.map((o) => ({ idx, o, run: inlineRunColumns(o), seen: checks.get(runKey(idx, o.job.subscriber.id)) })));
   const named = batch.flatMap(({ acceptance: a }, idx) => a.recipients.subscriberIds.map((sid) => ({ idx, sid })));
   return [
     column((_, eventId) => eventId, 'uuid'),
@@ -311,10 +322,8 @@ type SubscriberObject = { environment_id: string; e: SubscriberInput };
 /**
  * A recipient as the inline step read it (`INLINE_RECIPIENTS`) for one workflow: its row (as JSON),
  * the row's version, and its preferences for the workflow. Remembered, so that later batches
- * triggering the workflow for it run the step without reading it again: the accept statement
- * writes such a run only if the row and the preferences are still the same (`ran`), and queues the
- * step otherwise. Under `pnpm bench trigger`'s load (one recipient), skipping the read saved a round
- * trip of about 2 ms per batch.
+ * triggering the workflow for it run the step without reading it again (`RunCheck`). Under
+ * `pnpm bench trigger`'s load (one recipient), skipping the read saved a round trip of about 2 ms per batch.
  */
 interface RecipientRead {
   subscriber: Record<string, unknown>;
@@ -322,8 +331,19 @@ interface RecipientRead {
   version: string;
 }
 
-/** Per trigger and recipient (`runKey`) run on a remembered read: that read, and its key among the remembered. */
-type RememberedRuns = Map<string, RecipientRead & { key: string }>;
+/**
+ * What a run saw, which the accept statement compares with what is stored (`ran`): it writes the run
+ * only if the recipient's preferences are the same and, unless `version` is null, so is its row;
+ * otherwise it queues the step. A read just now may be a few milliseconds old, a remembered one up
+ * to REMEMBER_MS. The row is not compared for a recipient seen as a batch's objects leave it: the
+ * transaction compares it after the upsert (`CHANGED_SUBSCRIBERS`), ignoring its presence. Any other
+ * write of the row refuses the run, presence included. `key`: where the read is remembered, to be
+ * forgotten when the run is refused.
+ */
+type RunCheck = { version: string | null; preferences: RecipientRead['preferences']; key?: string };
+
+/** Per trigger and recipient (`runKey`), the check of its run. */
+type RunChecks = Map<string, RunCheck>;
 
 const runKey = (idx: number, subscriberRowId: string) => `${idx}/${subscriberRowId}`;
 
@@ -388,7 +408,7 @@ function queuesWork({ acceptance: a }: Pending, ran: JobOutcome[] = []): boolean
  * statement, one queue insert, one WAL flush) for many, so throughput grows with load while a lone
  * trigger still goes straight through. Each caller gets its own outcome only after the commit.
  * A batch whose triggers run their only step inline leaves no queue work: its one statement commits
- * on its own, with no transaction around it.
+ * on its own, with no transaction around it (a run the statement refuses, `RunCheck`, is queued after it).
  */
 export class TriggerBatcher {
   private readonly waiting: Pending[] = [];
@@ -396,7 +416,13 @@ export class TriggerBatcher {
   /** Set while triggers wait for a batch in flight: when it fires, they go whatever their number. */
   private waitLimit: NodeJS.Timeout | undefined;
   /** By environment, workflow and subscriberId. */
-  private readonly reads = new LRUCache<string, RecipientRead>({ max: REMEMBERED_RECIPIENTS, ttl: REMEMBER_MS });
+  private readonly reads = new LRUCache<string, RecipientRead>({
+    max: REMEMBERED_RECIPIENTS,
+    ttl: REMEMBER_MS,
+    maxSize: REMEMBERED_CHARS,
+    maxEntrySize: REMEMBERED_CHARS_EACH,
+    sizeCalculation: (read) => JSON.stringify(read).length,
+  });
 
   constructor(
     private readonly pool: Pool,
@@ -449,23 +475,23 @@ export class TriggerBatcher {
   }
 
   private async write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
-    const { ran, seen, settled, createdAs, remembered } = await this.runInline(batch);
-    const statement = acceptStatement(acceptParams(batch, ran, createdAs, remembered));
+    const { ran, seen, settled, createdAs, checks } = await this.runInline(batch);
+    const statement = acceptStatement(acceptParams(batch, ran, createdAs, checks));
     // A subscriber object that leaves its subscriber as stored needs no upsert: such a trigger is
     // written by one statement, as one naming its recipient by id is (Novu skips that update too).
     const applies = ({ acceptance: a }: Pending) => a.upserts.some((u) => !settled.has(subscriberKey(a.environmentId, u.subscriberId)));
     if (!retry && batch.every((p, idx) => !applies(p) && !queuesWork(p, ran.get(idx)))) {
       const { rows } = await this.pool.query<AcceptedRow>(statement);
-      this.forgetChanged(rows, ran, remembered);
-      // Only when a recipient was deleted and created again between the read and the write, or one
-      // remembered changed since it was read.
+      this.forgetChanged(rows, ran, checks);
+      // Only when a recipient changed (or was deleted and created again) since the step read it. Queued
+      // after the commit: if this is lost, the stalled-work sweep queues the step.
       const queued = rows.flatMap((r) => r.queued_ids);
       if (queued.length) await this.queue.enqueue(stepsWork(queued));
       return this.outcomes(batch, rows, ran, new Map());
     }
     return inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<AcceptedRow>(statement);
-      this.forgetChanged(rows, ran, remembered);
+      this.forgetChanged(rows, ran, checks);
       const accepted = new Set(rows.map((r) => r.idx));
       const committedBefore = retry ? await this.ownEvents(client, batch.filter((_, idx) => !accepted.has(idx))) : new Map<string, OwnEvent>();
       // Subscriber objects of accepted triggers only: an ignored trigger changes nothing.
@@ -489,12 +515,11 @@ export class TriggerBatcher {
   }
 
   /** Forgets the remembered reads that accepted triggers' runs were not written on: the subscriber or its preferences changed. */
-  private forgetChanged(rows: AcceptedRow[], ran: Map<number, JobOutcome[]>, remembered: RememberedRuns): void {
-    if (!remembered.size) return;
+  private forgetChanged(rows: AcceptedRow[], ran: Map<number, JobOutcome[]>, checks: RunChecks): void {
     for (const { idx, inline_ids } of rows) {
       for (const { job } of ran.get(idx) ?? []) {
-        const read = remembered.get(runKey(idx, job.subscriber.id));
-        if (read && !inline_ids.includes(job.notificationId)) this.reads.delete(read.key);
+        const key = checks.get(runKey(idx, job.subscriber.id))?.key;
+        if (key && !inline_ids.includes(job.notificationId)) this.reads.delete(key);
       }
     }
   }
@@ -517,13 +542,13 @@ export class TriggerBatcher {
    * into one is left to its jobs) and runs the step for them. A trigger whose run fails keeps the
    * queued path for all its recipients. Returns the outcomes per trigger, per trigger the
    * subscribers its step saw as objects would leave them (as JSON rows), the subscribers read
-   * (`environmentId/subscriberId`) that the batch's objects leave as stored (`settled`), and the
-   * runs on remembered reads (`RecipientRead`; a recipient no object of the batch changes is read
-   * only when not remembered).
+   * (`environmentId/subscriberId`) that the batch's objects leave as stored (`settled`), and per run
+   * what the accept statement must find unchanged (`RunCheck`). A recipient no object of the batch
+   * changes is read only when not remembered (`RecipientRead`).
    */
   private async runInline(
     batch: Pending[],
-  ): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string>; createdAs: SubscriberObject[]; remembered: RememberedRuns }> {
+  ): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string>; createdAs: SubscriberObject[]; checks: RunChecks }> {
     // A trigger repeating an earlier one's transactionId in the batch is not accepted: its objects do not count.
     const transactions = new Set<string>();
     const first = new Set(
@@ -556,8 +581,8 @@ export class TriggerBatcher {
     });
     const seen: SeenSubscribers = new Map();
     const settled = new Set<string>();
-    const remembered: RememberedRuns = new Map();
-    if (!wanted.length) return { ran: new Map(), seen, settled, createdAs: [], remembered };
+    const checks: RunChecks = new Map();
+    if (!wanted.length) return { ran: new Map(), seen, settled, createdAs: [], checks };
     // Subscribers an object of the batch changes are read, whether remembered or not.
     const changing = new Set(each.map(({ environment_id, e }) => subscriberKey(environment_id, e.subscriberId)));
     const readKey = (w: { environment_id: string; workflow_id: string }, sid: string) => `${w.environment_id}/${w.workflow_id}/${sid}`;
@@ -582,10 +607,14 @@ export class TriggerBatcher {
         inlineRecipientsStatement([jsonParam(unread), jsonParam(folds), jsonParam(each)]),
       );
       for (const { row_version: version, ...r } of read) {
-        rows.push({ ...r, version });
-        const { environment_id: environmentId, subscriber_id: subscriberId } = r.subscriber as { environment_id: string; subscriber_id: string };
-        const workflow = { environment_id: environmentId, workflow_id: batch[r.idx].acceptance.workflow.id };
-        if (!changing.has(subscriberKey(environmentId, subscriberId))) this.reads.set(readKey(workflow, subscriberId), { subscriber: r.subscriber, preferences: r.preferences, version });
+        // Remembered only as stored, not as the batch's objects would leave it.
+        if (r.folded || r.unchanged !== null) {
+          rows.push({ ...r, version });
+          continue;
+        }
+        const key = readKey({ environment_id: batch[r.idx].acceptance.environmentId, workflow_id: batch[r.idx].acceptance.workflow.id }, r.subscriber.subscriber_id as string);
+        this.reads.set(key, { subscriber: r.subscriber, preferences: r.preferences, version });
+        rows.push({ ...r, version, key });
       }
     }
     const recipients = new Map<number, InlineRecipient[]>();
@@ -595,7 +624,7 @@ export class TriggerBatcher {
       // Stored, and each of the batch's objects for it (if any set anything) leaves it as it is.
       if (r.unchanged !== false) settled.add(subscriberKey(a.environmentId, r.subscriber.subscriber_id as string));
       const recipient = toSubscriber(r.subscriber);
-      if (r.key) remembered.set(runKey(r.idx, recipient.id), { ...r, key: r.key });
+      checks.set(runKey(r.idx, recipient.id), { version: r.folded ? null : r.version, preferences: r.preferences, key: r.key });
       const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
       inlineIds.set(recipient.id, ids);
       const list = recipients.get(r.idx) ?? [];
@@ -606,7 +635,7 @@ export class TriggerBatcher {
       [...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance).catch((): JobOutcome[] => [])] as const),
     );
     const createdAs = folds.filter(({ environment_id, e }) => settled.has(subscriberKey(environment_id, e.subscriberId)));
-    return { ran: new Map(ran), seen, settled, createdAs, remembered };
+    return { ran: new Map(ran), seen, settled, createdAs, checks };
   }
 
   /** Of these triggers, the ones whose own event is already stored, with their notification counts and those written with an inline step. */
