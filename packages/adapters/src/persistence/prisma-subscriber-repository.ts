@@ -62,6 +62,9 @@ const UPDATED_COLUMNS: [column: string, value: string][] = [
  */
 export const UPDATED_SUBSCRIBER_JSON = `to_jsonb(s.*) || jsonb_build_object(${UPDATED_COLUMNS.map(([column, value]) => `'${column}', ${value}`).join(', ')})`;
 
+/** SQL: the SET list of an UPDATE of subscriber `s` applying item `i.e` (the same expressions). */
+export const SUBSCRIBER_UPDATE_SET = UPDATED_COLUMNS.map(([column, value]) => `${column} = ${value}`).join(',\n    ');
+
 /** The columns a new subscriber takes from an item (`newSubscriberValues`). */
 export const NEW_SUBSCRIBER_COLUMNS = `${ATTRIBUTES.map((a) => COLUMNS[a]).join(', ')}, data, channels`;
 /** SQL: the values of `NEW_SUBSCRIBER_COLUMNS` for a new subscriber made from the item `item` (JSON; NULL: none given). */
@@ -88,7 +91,7 @@ WITH input AS (
   ORDER BY e->>'subscriberId', n DESC
 ), updated AS (
   UPDATE subscribers s SET
-    ${UPDATED_COLUMNS.map(([column, value]) => `${column} = ${value}`).join(',\n    ')}
+    ${SUBSCRIBER_UPDATE_SET}
   FROM input i
   WHERE s.environment_id = $1 AND s.subscriber_id = i.sid AND ${SUBSCRIBER_CHANGES}
   RETURNING s.subscriber_id

@@ -663,6 +663,53 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await rows(`SELECT first_name FROM subscribers WHERE subscriber_id = 'racer2'`)).toEqual([{ first_name: 'Object' }]);
   });
 
+  it('runs the step on a recipient remembered with the object its triggers give, and applies the object if the row changed since', async () => {
+    const hello = acceptance('x').workflow;
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'named', 'Named'), ($1, 'named2', 'Named')`, [env]);
+    const pool = countingReads();
+    const batcher = new TriggerBatcher(pool, queue);
+    const object = { subscriberId: 'named', firstName: 'Named', email: 'named@example.com' };
+    const accept = async (workflow: DeliveryWorkflow, transactionId: string, subscriber = object) => {
+      const outcome = await batcher.accept(trigger(workflow, transactionId, [subscriber.subscriberId], [subscriber]), runInline(workflow));
+      return outcome.accepted ? outcome.inline.map((o) => [o.status, o.job.subscriber.email]) : outcome;
+    };
+    const stored = (subscriberId = 'named') => rows<{ first_name: string; email: string }>('SELECT first_name, email FROM subscribers WHERE subscriber_id = $1', [subscriberId]);
+    // The first applies the object (its email); the next is the first to find it as stored, and is remembered.
+    expect(await accept(hello, 'named-1')).toEqual([['completed', 'named@example.com']]);
+    expect(await accept(hello, 'named-2')).toEqual([['completed', 'named@example.com']]);
+    expect(await accept(hello, 'named-3')).toEqual([['completed', 'named@example.com']]);
+    expect(pool.reads).toBe(2);
+
+    // Another request changes the row: the same object must still be applied, as if its trigger came after.
+    await database.db.pool.query(`UPDATE subscribers SET first_name = 'Renamed', email = NULL WHERE subscriber_id = 'named'`);
+    const version = (await rows<{ version: number }>(`SELECT version FROM subscribers WHERE subscriber_id = 'named'`))[0].version;
+    expect(await accept(hello, 'named-4')).toEqual([]);
+    expect(await stored()).toEqual([{ first_name: 'Named', email: 'named@example.com' }]);
+    expect((await rows<{ version: number }>(`SELECT version FROM subscribers WHERE subscriber_id = 'named'`))[0].version).toBe(version + 1);
+    const fourth = await notification('named-4', 'named');
+    expect(fourth.inline).toBeNull();
+    expect(await jobsOf(fourth.id)).toEqual([{ step_id: 'inbox', status: 'queued' }]);
+    expect(await queuedIn(fourth.id)).toBe(1);
+    expect(pool.reads).toBe(2);
+    expect(await accept(hello, 'named-5')).toEqual([['completed', 'named@example.com']]);
+    expect(pool.reads).toBe(3);
+
+    // A refused duplicate's object is not applied; in a transaction (a step after the inline one), an accepted one's is.
+    await accept(greet, 'named2-1', { ...object, subscriberId: 'named2' });
+    expect(await accept(greet, 'named2-2', { ...object, subscriberId: 'named2' })).toEqual([['completed', 'named@example.com']]);
+    await database.db.pool.query(`UPDATE subscribers SET first_name = 'Renamed' WHERE subscriber_id = 'named2'`);
+    expect(await accept(greet, 'named2-1', { ...object, subscriberId: 'named2' })).toEqual({ accepted: false, reason: 'duplicate_transaction' });
+    expect(await stored('named2')).toEqual([{ first_name: 'Renamed', email: 'named@example.com' }]);
+    expect(await accept(greet, 'named2-3', { ...object, subscriberId: 'named2' })).toEqual([]);
+    expect(await stored('named2')).toEqual([{ first_name: 'Named', email: 'named@example.com' }]);
+    const third = await notification('named2-3', 'named2');
+    expect(third.inline).toBeNull();
+    expect(await jobsOf(third.id)).toEqual([
+      { step_id: 'inbox', status: 'queued' },
+      { step_id: 'after', status: 'pending' },
+    ]);
+  });
+
   it('does not remember a recipient whose row is large', async () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, data) VALUES ($1, 'large', $2)`, [env, { notes: 'x'.repeat(20_000) }]);

@@ -2,7 +2,7 @@ import { wholeRange, type AcceptOutcome, type DeliveryStep, type DeliveryWorkflo
 import { LRUCache } from 'lru-cache';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { NEW_SUBSCRIBER_COLUMNS, newSubscriberValues, SUBSCRIBER_CHANGES, UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
+import { NEW_SUBSCRIBER_COLUMNS, newSubscriberValues, SUBSCRIBER_CHANGES, SUBSCRIBER_UPDATE_SET, UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
 import { INLINE_STEP_COLUMN_TYPES, columnNames, inlineColumnNames, inlineStepColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageContentArrays, messageContentNames, messageContentUnnest, messageWorkflow, notificationShape, preferenceLevels, stepPreferences, stepsAfter, toSubscriber, unnestArrays } from './delivery-rows';
 import { arrayParam, columnParam, jsonParam, prepared, textArrayLiteral, type ArrayElementType } from './sql-params';
 import { inTransaction } from './transaction';
@@ -26,8 +26,9 @@ const MIN_BATCH_ALONGSIDE = 16;
 const MAX_WAIT_MS = 25;
 /**
  * Recipients remembered as the inline step read them (`RecipientRead`), at most; the least recently
- * read is forgotten first. A row is typically well under a kilobyte of JSON; the remembered rows'
- * JSON is bounded in all too, and a recipient whose row alone is larger is not remembered.
+ * read is forgotten first. A row is typically well under a kilobyte of JSON. The remembered rows'
+ * JSON (with the object a read was made with, if any) is bounded in all too (REMEMBERED_CHARS), and
+ * a recipient whose read alone is larger (REMEMBERED_CHARS_EACH) is not remembered.
  */
 const REMEMBERED_RECIPIENTS = 10_000;
 const REMEMBERED_CHARS = 8_000_000;
@@ -88,7 +89,8 @@ const DEFINITIONS = TRIGGER_COLUMNS.length + 1;
 const NAMED = DEFINITIONS + 1;
 const RAN = NAMED + 2;
 const CREATED_AS = RAN + RAN_COLUMNS.length;
-const MESSAGES = CREATED_AS + 1;
+const APPLIED = CREATED_AS + 1;
+const MESSAGES = APPLIED + 1;
 
 const ACCEPT_BATCH = `
 WITH defs AS (
@@ -127,6 +129,14 @@ WITH defs AS (
   WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = w.environment_id AND s.subscriber_id = w.sid)
   ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET subscriber_id = EXCLUDED.subscriber_id
   RETURNING id, environment_id, subscriber_id
+), applied AS (
+  -- A subscriber object that left its recipient as stored when remembered (\`RecipientRead\`), so
+  -- that no upsert follows: applied here if the row has changed since (the run on it is then
+  -- refused) and a trigger giving the object is accepted.
+  UPDATE subscribers s SET ${SUBSCRIBER_UPDATE_SET}
+  FROM jsonb_to_recordset($${APPLIED}::jsonb) AS i(environment_id uuid, e jsonb, seen_version text, idxs int[])
+  WHERE s.environment_id = i.environment_id AND s.subscriber_id = i.e->>'subscriberId' AND ${rowVersion('s')} <> i.seen_version
+    AND ${SUBSCRIBER_CHANGES} AND EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(i.idxs))
 ), recipients AS (
   SELECT w.event_id, s.id, s.subscriber_id FROM wanted w
   JOIN subscribers s ON s.environment_id = w.environment_id AND s.subscriber_id = w.sid
@@ -247,6 +257,7 @@ function acceptParams(
   ran: Map<number, JobOutcome[]>,
   createdAs: SubscriberObject[] = [],
   checks: RunChecks = new Map(),
+  applied: RememberedObject[] = [],
 ): unknown[] {
   const definitions = new Map<DeliveryWorkflow, { def: number; inlineStep?: DeliveryStep }>();
   const defs = batch.map(({ acceptance: a }, idx) => {
@@ -306,6 +317,7 @@ function acceptParams(
     columnParam(runs.map((r) => r.seen?.version), 'text'),
     columnParam(runs.map((r) => r.seen?.preferences), 'jsonb'),
     jsonParam(createdAs),
+    jsonParam(applied),
     ...messageContentArrays(runs.map((r) => r.o.message)),
   ];
 }
@@ -332,11 +344,19 @@ interface RecipientRead {
 }
 
 /**
+ * A subscriber object that a batch takes as leaving its recipient as stored, from a remembered read
+ * of the recipient with that very object (`RecipientRead`), with the row version that read saw and
+ * the triggers giving it (by index in the batch): the accept statement applies it if the row has
+ * changed since (`applied`).
+ */
+type RememberedObject = { environment_id: string; e: SubscriberInput; seen_version: string; idxs: number[] };
+
+/**
  * What a run saw, which the accept statement compares with what is stored (`ran`): it writes the run
  * only if the recipient's preferences are the same and, unless `version` is null, so is its row;
  * otherwise it queues the step. A read just now may be a few milliseconds old, a remembered one up
- * to REMEMBER_MS. The row is not compared for a recipient seen as a batch's objects leave it: the
- * transaction compares it after the upsert (`CHANGED_SUBSCRIBERS`), ignoring its presence. Any other
+ * to REMEMBER_MS. The row is not compared for a recipient just read as a batch's objects leave it:
+ * the transaction compares it after the upsert (`CHANGED_SUBSCRIBERS`), ignoring its presence. Any other
  * write of the row refuses the run, presence included. `key`: where the read is remembered, to be
  * forgotten when the run is refused.
  */
@@ -421,7 +441,8 @@ export class TriggerBatcher {
     ttl: REMEMBER_MS,
     maxSize: REMEMBERED_CHARS,
     maxEntrySize: REMEMBERED_CHARS_EACH,
-    sizeCalculation: (read) => JSON.stringify(read).length,
+    // A key names the object it was read with (`objectKey`): counted too.
+    sizeCalculation: (read, key) => JSON.stringify(read).length + key.length,
   });
 
   constructor(
@@ -475,8 +496,8 @@ export class TriggerBatcher {
   }
 
   private async write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
-    const { ran, seen, settled, createdAs, checks } = await this.runInline(batch);
-    const statement = acceptStatement(acceptParams(batch, ran, createdAs, checks));
+    const { ran, seen, settled, createdAs, checks, applied } = await this.runInline(batch);
+    const statement = acceptStatement(acceptParams(batch, ran, createdAs, checks, applied));
     // A subscriber object that leaves its subscriber as stored needs no upsert: such a trigger is
     // written by one statement, as one naming its recipient by id is (Novu skips that update too).
     const applies = ({ acceptance: a }: Pending) => a.upserts.some((u) => !settled.has(subscriberKey(a.environmentId, u.subscriberId)));
@@ -543,12 +564,14 @@ export class TriggerBatcher {
    * queued path for all its recipients. Returns the outcomes per trigger, per trigger the
    * subscribers its step saw as objects would leave them (as JSON rows), the subscribers read
    * (`environmentId/subscriberId`) that the batch's objects leave as stored (`settled`), and per run
-   * what the accept statement must find unchanged (`RunCheck`). A recipient no object of the batch
-   * changes is read only when not remembered (`RecipientRead`).
+   * what the accept statement must find unchanged (`RunCheck`). A recipient is read only when not
+   * remembered (`RecipientRead`): as stored, when no object of the batch changes it, or with the one
+   * object every trigger of the batch gives for it, when that object left it as stored (then
+   * returned in `applied`).
    */
   private async runInline(
     batch: Pending[],
-  ): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string>; createdAs: SubscriberObject[]; checks: RunChecks }> {
+  ): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string>; createdAs: SubscriberObject[]; checks: RunChecks; applied: RememberedObject[] }> {
     // A trigger repeating an earlier one's transactionId in the batch is not accepted: its objects do not count.
     const transactions = new Set<string>();
     const first = new Set(
@@ -582,23 +605,43 @@ export class TriggerBatcher {
     const seen: SeenSubscribers = new Map();
     const settled = new Set<string>();
     const checks: RunChecks = new Map();
-    if (!wanted.length) return { ran: new Map(), seen, settled, createdAs: [], checks };
-    // Subscribers an object of the batch changes are read, whether remembered or not.
-    const changing = new Set(each.map(({ environment_id, e }) => subscriberKey(environment_id, e.subscriberId)));
+    const applied = new Map<string, RememberedObject>();
+    if (!wanted.length) return { ran: new Map(), seen, settled, createdAs: [], checks, applied: [] };
+    // Per subscriber an object of the batch changes, the object (as JSON) and the triggers giving it,
+    // if every trigger giving one gives the same (null otherwise).
+    const objectOf = new Map<string, { e: SubscriberInput; json: string; idxs: number[] } | null>();
+    batch.forEach(({ acceptance: a }, idx) => {
+      if (!first.has(idx)) return;
+      for (const e of a.upserts.filter(setsAttributes)) {
+        const key = subscriberKey(a.environmentId, e.subscriberId);
+        const json = JSON.stringify(e);
+        const known = objectOf.get(key);
+        if (known === undefined) objectOf.set(key, { e, json, idxs: [idx] });
+        else if (known?.json === json) known.idxs.push(idx);
+        else objectOf.set(key, null);
+      }
+    });
     const readKey = (w: { environment_id: string; workflow_id: string }, sid: string) => `${w.environment_id}/${w.workflow_id}/${sid}`;
-    type Row = { idx: number; folded: boolean; unchanged: boolean | null; key?: string } & RecipientRead;
+    /** Where a read of the recipient with the batch's one object for it is remembered. */
+    const objectKey = (key: string, object: { json: string }) => `${key}#${object.json}`;
+    type Row = { idx: number; folded: boolean; unchanged: boolean | null; key?: string; remembered?: boolean } & RecipientRead;
     const rows: Row[] = [];
     const unread = wanted.flatMap((w) => {
       const ids = w.subscriber_ids.filter((sid) => {
         const key = readKey(w, sid);
-        // The batch's objects may leave it otherwise than remembered: forgotten.
-        if (changing.has(subscriberKey(w.environment_id, sid))) {
-          this.reads.delete(key);
-          return true;
+        const object = objectOf.get(subscriberKey(w.environment_id, sid));
+        if (object === undefined) {
+          const read = this.reads.get(key);
+          if (read) rows.push({ idx: w.idx, folded: false, unchanged: null, key, remembered: true, ...read });
+          return !read;
         }
-        const read = this.reads.get(key);
-        if (read) rows.push({ idx: w.idx, folded: false, unchanged: null, key, ...read });
-        return !read;
+        // The batch's objects may leave it otherwise than remembered as stored: forgotten.
+        this.reads.delete(key);
+        const read = object && this.reads.get(objectKey(key, object));
+        if (!object || !read) return true;
+        rows.push({ idx: w.idx, folded: true, unchanged: true, key: objectKey(key, object), remembered: true, ...read });
+        applied.set(subscriberKey(w.environment_id, sid), { environment_id: w.environment_id, e: object.e, seen_version: read.version, idxs: object.idxs });
+        return false;
       });
       return ids.length ? [{ ...w, subscriber_ids: ids }] : [];
     });
@@ -607,13 +650,14 @@ export class TriggerBatcher {
         inlineRecipientsStatement([jsonParam(unread), jsonParam(folds), jsonParam(each)]),
       );
       for (const { row_version: version, ...r } of read) {
-        // Remembered only as stored, not as the batch's objects would leave it.
-        if (r.folded || r.unchanged !== null) {
-          rows.push({ ...r, version });
-          continue;
-        }
-        const key = readKey({ environment_id: batch[r.idx].acceptance.environmentId, workflow_id: batch[r.idx].acceptance.workflow.id }, r.subscriber.subscriber_id as string);
-        this.reads.set(key, { subscriber: r.subscriber, preferences: r.preferences, version });
+        const { acceptance: a } = batch[r.idx];
+        const subscriberId = r.subscriber.subscriber_id as string;
+        let key: string | undefined = readKey({ environment_id: a.environmentId, workflow_id: a.workflow.id }, subscriberId);
+        // Remembered as stored, or as the batch's one object for it leaves it when that is as stored.
+        const object = objectOf.get(subscriberKey(a.environmentId, subscriberId));
+        if (object) key = r.folded && r.unchanged === true ? objectKey(key, object) : undefined;
+        else if (object === null || r.folded || r.unchanged !== null) key = undefined;
+        if (key) this.reads.set(key, { subscriber: r.subscriber, preferences: r.preferences, version });
         rows.push({ ...r, version, key });
       }
     }
@@ -624,7 +668,7 @@ export class TriggerBatcher {
       // Stored, and each of the batch's objects for it (if any set anything) leaves it as it is.
       if (r.unchanged !== false) settled.add(subscriberKey(a.environmentId, r.subscriber.subscriber_id as string));
       const recipient = toSubscriber(r.subscriber);
-      checks.set(runKey(r.idx, recipient.id), { version: r.folded ? null : r.version, preferences: r.preferences, key: r.key });
+      checks.set(runKey(r.idx, recipient.id), { version: r.folded && !r.remembered ? null : r.version, preferences: r.preferences, key: r.key });
       const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
       inlineIds.set(recipient.id, ids);
       const list = recipients.get(r.idx) ?? [];
@@ -635,7 +679,7 @@ export class TriggerBatcher {
       [...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance).catch((): JobOutcome[] => [])] as const),
     );
     const createdAs = folds.filter(({ environment_id, e }) => settled.has(subscriberKey(environment_id, e.subscriberId)));
-    return { ran: new Map(ran), seen, settled, createdAs, checks };
+    return { ran: new Map(ran), seen, settled, createdAs, checks, applied: [...applied.values()] };
   }
 
   /** Of these triggers, the ones whose own event is already stored, with their notification counts and those written with an inline step. */
