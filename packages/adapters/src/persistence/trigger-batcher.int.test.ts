@@ -540,15 +540,31 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await jobsOf(grace.id)).toEqual([]);
   });
 
-  /** The pool, counting the reads of inline recipients that go through it. */
+  /** The pool, counting the reads of inline recipients and the accept statements that go through it (those in a transaction too). */
   const countingReads = () => {
     const pool = database.db.pool;
-    const counting = Object.create(pool) as Pool & { reads: number };
+    const counting = Object.create(pool) as Pool & { reads: number; accepts: number };
     counting.reads = 0;
+    counting.accepts = 0;
+    const count = (config: unknown) => {
+      const name = (config as { name?: string })?.name;
+      if (name === 'herald-inline-recipients') counting.reads++;
+      if (name === 'herald-accept-triggers') counting.accepts++;
+    };
     counting.query = ((config: unknown, ...rest: unknown[]) => {
-      if ((config as { name?: string })?.name === 'herald-inline-recipients') counting.reads++;
+      count(config);
       return (pool.query as (...args: unknown[]) => unknown)(config, ...rest);
     }) as Pool['query'];
+    counting.connect = (async () => {
+      const client = await pool.connect();
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      const proxy = Object.create(client) as PoolClient;
+      proxy.query = ((config: unknown, ...rest: unknown[]) => {
+        count(config);
+        return query(config, ...rest);
+      }) as PoolClient['query'];
+      return proxy;
+    }) as Pool['connect'];
     return counting;
   };
   const bodyOf = async (transactionId: string, subscriberId: string) =>
@@ -708,6 +724,76 @@ describe('TriggerBatcher running the first in-app step inline', () => {
       { step_id: 'inbox', status: 'queued' },
       { step_id: 'after', status: 'pending' },
     ]);
+  });
+
+  it('reads a recipient given an object for every trigger of a batch when one of them has no remembered read, and renders what is stored', async () => {
+    const hello = acceptance('x').workflow;
+    const { pool: direct } = database.db;
+    await direct.query(
+      `WITH w AS (INSERT INTO workflows (environment_id, workflow_id, name) VALUES ($1, 'welcome', 'welcome') RETURNING id)
+       INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values)
+       SELECT id, 'inbox', 'inbox', 'in_app', 0, '{"body":"Hi {{subscriber.firstName}} {{subscriber.lastName}}"}'::jsonb FROM w`,
+      [env],
+    );
+    const welcome = (await new SqlEventRepository(direct, queue).findWorkflow(env, 'welcome'))!;
+    await direct.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, last_name) VALUES ($1, 'mixer', 'Mix', 'Smith')`, [env]);
+    const batcher = new TriggerBatcher(countingReads(), queue);
+    const object = { subscriberId: 'mixer', firstName: 'Mix', email: 'mix@example.com' };
+    for (const t of ['mix-1', 'mix-2']) await batcher.accept(trigger(hello, t, ['mixer'], [object]), runInline(hello));
+    await direct.query(`UPDATE subscribers SET first_name = 'Renamed' WHERE subscriber_id = 'mixer'`);
+    // Remembered for one workflow, not the other; another request writes the row while the other's step runs.
+    let writes = 0;
+    const racing: RunInline = async (recipients, source) => {
+      if (writes++ === 0) await direct.query(`UPDATE subscribers SET first_name = 'Other', last_name = 'Jones' WHERE subscriber_id = 'mixer'`);
+      return runInline(welcome)(recipients, source);
+    };
+    const [remembered, read] = await inOneBatch(batcher, 'mix-batch', () => [
+      batcher.accept(trigger(hello, 'mix-3', ['mixer'], [object]), runInline(hello)),
+      batcher.accept(trigger(welcome, 'mix-4', ['mixer'], [object]), racing),
+    ]);
+    expect(remembered.accepted && read.accepted).toBe(true);
+    // As if the other request came first: the object applied on its write, and the step saw that.
+    expect(await rows(`SELECT first_name, last_name, email FROM subscribers WHERE subscriber_id = 'mixer'`)).toEqual([{ first_name: 'Mix', last_name: 'Jones', email: 'mix@example.com' }]);
+    expect(await bodyOf('mix-4', 'mixer')).toBe('Hi Mix Jones');
+  });
+
+  it("creates a remembered recipient deleted since with the object of an accepted trigger only", async () => {
+    const hello = acceptance('x').workflow;
+    const object = (subscriberId: string) => ({ subscriberId, firstName: 'Given', lastName: 'Object' });
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id) VALUES ($1, 'vanished'), ($1, 'vanished2')`, [env]);
+    const batcher = new TriggerBatcher(countingReads(), queue);
+    for (const id of ['vanished', 'vanished2']) for (const t of ['a', 'b']) await batcher.accept(trigger(hello, `${id}-${t}`, [id], [object(id)]), runInline(hello));
+    await database.db.pool.query(`DELETE FROM subscribers WHERE subscriber_id IN ('vanished', 'vanished2')`);
+    const stored = (id: string) => rows(`SELECT first_name, last_name FROM subscribers WHERE subscriber_id = $1`, [id]);
+    // A refused duplicate names it with its object; an accepted trigger gives the same object (as an actor does) and names another.
+    const [duplicate, giver] = await inOneBatch(batcher, 'vanished-batch', () => [
+      batcher.accept(trigger(hello, 'vanished-a', ['vanished'], [object('vanished')]), runInline(hello)),
+      batcher.accept({ ...trigger(hello, 'vanished-c', ['grace']), upserts: [object('vanished')] }, runInline(hello)),
+    ]);
+    expect([duplicate.accepted, giver.accepted]).toEqual([false, true]);
+    expect(await stored('vanished')).toEqual([{ first_name: 'Given', last_name: 'Object' }]);
+    // A refused duplicate gives the object; an accepted trigger names the recipient by id: created without it.
+    const [duplicate2, named] = await inOneBatch(batcher, 'vanished2-batch', () => [
+      batcher.accept(trigger(hello, 'vanished2-a', ['vanished2'], [object('vanished2')]), runInline(hello)),
+      batcher.accept(trigger(hello, 'vanished2-c', ['vanished2']), runInline(hello)),
+    ]);
+    expect([duplicate2.accepted, named.accepted]).toEqual([false, true]);
+    expect(await stored('vanished2')).toEqual([{ first_name: null, last_name: null }]);
+  });
+
+  it('keeps the batch together when a remembered run it refused was on a row changed since', async () => {
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'steadfast', 'Steadfast')`, [env]);
+    const pool = countingReads();
+    const batcher = new TriggerBatcher(pool, queue);
+    const object = { subscriberId: 'steadfast', firstName: 'Steadfast' };
+    for (const t of ['steadfast-1', 'steadfast-2']) await batcher.accept(trigger(greet, t, ['steadfast'], [object]), runInline(greet));
+    // Changed where the object sets nothing: its run is refused, and nothing is applied.
+    await database.db.pool.query(`UPDATE subscribers SET last_name = 'Since' WHERE subscriber_id = 'steadfast'`);
+    const accepts = pool.accepts;
+    const outcome = await batcher.accept(trigger(greet, 'steadfast-3', ['steadfast'], [object]), runInline(greet));
+    expect(outcome).toMatchObject({ accepted: true, inline: [] });
+    expect(pool.accepts - accepts).toBe(1);
+    expect((await jobsOf((await notification('steadfast-3', 'steadfast')).id)).map((j) => j.status)).toEqual(['queued', 'pending']);
   });
 
   it('does not remember a recipient whose row is large', async () => {

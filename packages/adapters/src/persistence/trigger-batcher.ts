@@ -118,15 +118,24 @@ WITH defs AS (
   SELECT i.*, i.id AS event_id FROM input i WHERE i.id IN (SELECT id FROM ev)
 ), wanted AS (
   SELECT acc.event_id, acc.environment_id, w.sid FROM unnest($${NAMED}::int[], $${NAMED + 1}::text[]) AS w(idx, sid) JOIN acc ON acc.idx = w.idx
+), given AS (
+  -- Objects that needed no upsert (they left their subscriber as stored when read: settled), of the
+  -- accepted triggers giving them.
+  SELECT o.environment_id, o.e FROM jsonb_to_recordset($${CREATED_AS}::jsonb) AS o(environment_id uuid, e jsonb, idxs int[])
+  WHERE EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(o.idxs))
 ), created AS (
   -- Missing subscribers are created; one committed by another transaction meanwhile is invisible to
   -- this statement's snapshot, so the no-op DO UPDATE returns it instead of silently skipping it.
-  -- One whose objects needed no upsert (stored as they leave it, when read: settled) but was
-  -- deleted since is created as they make it.
+  -- A settled one deleted since (an accepted trigger names it, or gives its object) is created as its
+  -- object makes it.
   INSERT INTO subscribers (environment_id, subscriber_id, ${NEW_SUBSCRIBER_COLUMNS})
-  SELECT DISTINCT ON (w.environment_id, w.sid) w.environment_id, w.sid, ${newSubscriberValues('o.e')} FROM wanted w
-  LEFT JOIN jsonb_to_recordset($${CREATED_AS}::jsonb) AS o(environment_id uuid, e jsonb) ON o.environment_id = w.environment_id AND o.e->>'subscriberId' = w.sid
-  WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = w.environment_id AND s.subscriber_id = w.sid)
+  SELECT DISTINCT ON (c.environment_id, c.sid) c.environment_id, c.sid, ${newSubscriberValues('c.e')} FROM (
+    SELECT w.environment_id, w.sid, o.e FROM wanted w LEFT JOIN given o ON o.environment_id = w.environment_id AND o.e->>'subscriberId' = w.sid
+    UNION ALL
+    SELECT o.environment_id, o.e->>'subscriberId', o.e FROM given o
+  ) c
+  WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = c.environment_id AND s.subscriber_id = c.sid)
+  ORDER BY c.environment_id, c.sid, c.e IS NULL
   ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET subscriber_id = EXCLUDED.subscriber_id
   RETURNING id, environment_id, subscriber_id
 ), applied AS (
@@ -255,7 +264,7 @@ interface Pending {
 function acceptParams(
   batch: Pick<Pending, 'acceptance' | 'eventId'>[],
   ran: Map<number, JobOutcome[]>,
-  createdAs: SubscriberObject[] = [],
+  createdAs: SettledObject[] = [],
   checks: RunChecks = new Map(),
   applied: RememberedObject[] = [],
 ): unknown[] {
@@ -331,6 +340,9 @@ const subscriberKey = (environmentId: string, subscriberId: string) => `${enviro
 /** A subscriber object of a trigger, with its environment (as the statements read them). */
 type SubscriberObject = { environment_id: string; e: SubscriberInput };
 
+/** A settled subscriber's object (folded: `folds`), with the triggers giving it (by index in the batch). */
+type SettledObject = SubscriberObject & { idxs: number[] };
+
 /**
  * A recipient as the inline step read it (`INLINE_RECIPIENTS`) for one workflow: its row (as JSON),
  * the row's version, and its preferences for the workflow. Remembered, so that later batches
@@ -367,8 +379,8 @@ type RunChecks = Map<string, RunCheck>;
 
 const runKey = (idx: number, subscriberRowId: string) => `${idx}/${subscriberRowId}`;
 
-/** Per trigger of a batch, the subscribers (as JSON rows) its step saw as objects would leave them. */
-type SeenSubscribers = Map<number, { environment_id: string; subscriber: Record<string, unknown> }[]>;
+/** Per trigger of a batch, the subscribers (as JSON rows) its step saw as objects would leave them, with the runs' notification ids. */
+type SeenSubscribers = Map<number, { environment_id: string; subscriber: Record<string, unknown>; notificationId: string }[]>;
 
 /**
  * One subscriber's objects, in order, folded into as few as leave it the same when applied one after
@@ -522,7 +534,11 @@ export class TriggerBatcher {
       // The subscribers accepted triggers' steps ran on as objects would leave them must now be stored
       // so: not if another request changed one since it was read, or a trigger giving an object was a
       // duplicate (its object is not applied). Then accepted again one by one, each step on the stored row.
-      const seenByAccepted = [...seen].flatMap(([idx, subscribers]) => (accepted.has(idx) ? subscribers : []));
+      // Only the runs the statement kept (`RunCheck`): a refused one is queued, and rendered nothing.
+      const kept = new Set(rows.flatMap((r) => r.inline_ids));
+      const seenByAccepted = [...seen].flatMap(([idx, subscribers]) =>
+        accepted.has(idx) ? subscribers.filter((s) => kept.has(s.notificationId)).map(({ environment_id, subscriber }) => ({ environment_id, subscriber })) : [],
+      );
       if (seenByAccepted.length) {
         const { rows: changed } = await client.query(changedSubscribersStatement([jsonParam(seenByAccepted)]));
         if (changed.length) throw new SubscriberChanged(`subscriber ${changed[0].subscriber_id} is not as a step saw it`);
@@ -571,7 +587,7 @@ export class TriggerBatcher {
    */
   private async runInline(
     batch: Pending[],
-  ): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string>; createdAs: SubscriberObject[]; checks: RunChecks; applied: RememberedObject[] }> {
+  ): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string>; createdAs: SettledObject[]; checks: RunChecks; applied: RememberedObject[] }> {
     // A trigger repeating an earlier one's transactionId in the batch is not accepted: its objects do not count.
     const transactions = new Set<string>();
     const first = new Set(
@@ -597,6 +613,17 @@ export class TriggerBatcher {
         else folds.push({ environment_id, e });
       }
     }
+    // Per subscriber, the triggers giving an object that sets something for it (by index in the batch).
+    const givers = new Map<string, number[]>();
+    batch.forEach(({ acceptance: a }, idx) => {
+      if (!first.has(idx)) return;
+      for (const e of a.upserts.filter(setsAttributes)) {
+        const key = subscriberKey(a.environmentId, e.subscriberId);
+        const list = givers.get(key) ?? [];
+        list.push(idx);
+        givers.set(key, list);
+      }
+    });
     const wanted = batch.flatMap(({ acceptance: a, runInline }, idx) => {
       if (!runInline) return [];
       const ids = a.recipients.subscriberIds.filter((id) => !unfoldable.has(subscriberKey(a.environmentId, id)));
@@ -607,29 +634,42 @@ export class TriggerBatcher {
     const checks: RunChecks = new Map();
     const applied = new Map<string, RememberedObject>();
     if (!wanted.length) return { ran: new Map(), seen, settled, createdAs: [], checks, applied: [] };
-    // Per subscriber an object of the batch changes, the object (as JSON) and the triggers giving it,
-    // if every trigger giving one gives the same (null otherwise).
-    const objectOf = new Map<string, { e: SubscriberInput; json: string; idxs: number[] } | null>();
-    batch.forEach(({ acceptance: a }, idx) => {
-      if (!first.has(idx)) return;
-      for (const e of a.upserts.filter(setsAttributes)) {
-        const key = subscriberKey(a.environmentId, e.subscriberId);
-        const json = JSON.stringify(e);
-        const known = objectOf.get(key);
-        if (known === undefined) objectOf.set(key, { e, json, idxs: [idx] });
-        else if (known?.json === json) known.idxs.push(idx);
-        else objectOf.set(key, null);
-      }
-    });
-    const readKey = (w: { environment_id: string; workflow_id: string }, sid: string) => `${w.environment_id}/${w.workflow_id}/${sid}`;
+    // Per subscriber an object of the batch changes, the object (as JSON) if every trigger giving one
+    // gives the same (null otherwise).
+    const objectOf = new Map<string, { e: SubscriberInput; json: string } | null>();
+    for (const { environment_id, e } of each) {
+      const key = subscriberKey(environment_id, e.subscriberId);
+      const json = JSON.stringify(e);
+      const known = objectOf.get(key);
+      if (known === undefined) objectOf.set(key, { e, json });
+      else if (known?.json !== json) objectOf.set(key, null);
+    }
+    // NUL separates the parts: no subscriberId holds one (see jsonParam).
+    const readKey = (w: { environment_id: string; workflow_id: string }, sid: string) => `${w.environment_id}\0${w.workflow_id}\0${sid}`;
     /** Where a read of the recipient with the batch's one object for it is remembered. */
-    const objectKey = (key: string, object: { json: string }) => `${key}#${object.json}`;
+    const objectKey = (key: string, object: { json: string }) => `${key}\0${object.json}`;
+    // A recipient given an object is taken from memory only if it is remembered for every trigger
+    // running a step on it: otherwise all of them read it, so that its rows agree (one read).
+    const remembered = new Map<string, RecipientRead>();
+    const fromMemory = new Map<string, boolean>();
+    for (const w of wanted) {
+      for (const sid of w.subscriber_ids) {
+        const subscriber = subscriberKey(w.environment_id, sid);
+        const object = objectOf.get(subscriber);
+        if (object === undefined) continue;
+        const key = object && objectKey(readKey(w, sid), object);
+        const read = key ? this.reads.get(key) : undefined;
+        if (read) remembered.set(key!, read);
+        fromMemory.set(subscriber, (fromMemory.get(subscriber) ?? true) && !!read);
+      }
+    }
     type Row = { idx: number; folded: boolean; unchanged: boolean | null; key?: string; remembered?: boolean } & RecipientRead;
     const rows: Row[] = [];
     const unread = wanted.flatMap((w) => {
       const ids = w.subscriber_ids.filter((sid) => {
         const key = readKey(w, sid);
-        const object = objectOf.get(subscriberKey(w.environment_id, sid));
+        const subscriber = subscriberKey(w.environment_id, sid);
+        const object = objectOf.get(subscriber);
         if (object === undefined) {
           const read = this.reads.get(key);
           if (read) rows.push({ idx: w.idx, folded: false, unchanged: null, key, remembered: true, ...read });
@@ -637,10 +677,10 @@ export class TriggerBatcher {
         }
         // The batch's objects may leave it otherwise than remembered as stored: forgotten.
         this.reads.delete(key);
-        const read = object && this.reads.get(objectKey(key, object));
+        const read = object && fromMemory.get(subscriber) ? remembered.get(objectKey(key, object)) : undefined;
         if (!object || !read) return true;
         rows.push({ idx: w.idx, folded: true, unchanged: true, key: objectKey(key, object), remembered: true, ...read });
-        applied.set(subscriberKey(w.environment_id, sid), { environment_id: w.environment_id, e: object.e, seen_version: read.version, idxs: object.idxs });
+        applied.set(subscriber, { environment_id: w.environment_id, e: object.e, seen_version: read.version, idxs: givers.get(subscriber)! });
         return false;
       });
       return ids.length ? [{ ...w, subscriber_ids: ids }] : [];
@@ -664,13 +704,13 @@ export class TriggerBatcher {
     const recipients = new Map<number, InlineRecipient[]>();
     for (const r of rows) {
       const { acceptance: a, inlineIds } = batch[r.idx];
-      if (r.folded) seen.set(r.idx, [...(seen.get(r.idx) ?? []), { environment_id: a.environmentId, subscriber: r.subscriber }]);
       // Stored, and each of the batch's objects for it (if any set anything) leaves it as it is.
       if (r.unchanged !== false) settled.add(subscriberKey(a.environmentId, r.subscriber.subscriber_id as string));
       const recipient = toSubscriber(r.subscriber);
       checks.set(runKey(r.idx, recipient.id), { version: r.folded && !r.remembered ? null : r.version, preferences: r.preferences, key: r.key });
       const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
       inlineIds.set(recipient.id, ids);
+      if (r.folded) seen.set(r.idx, [...(seen.get(r.idx) ?? []), { environment_id: a.environmentId, subscriber: r.subscriber, notificationId: ids.notificationId }]);
       const list = recipients.get(r.idx) ?? [];
       list.push({ ...ids, recipient, subscriberPreferences: preferenceLevels(r.preferences) });
       recipients.set(r.idx, list);
@@ -678,7 +718,10 @@ export class TriggerBatcher {
     const ran = await Promise.all(
       [...recipients].map(async ([idx, list]) => [idx, await batch[idx].runInline!(list, batch[idx].acceptance).catch((): JobOutcome[] => [])] as const),
     );
-    const createdAs = folds.filter(({ environment_id, e }) => settled.has(subscriberKey(environment_id, e.subscriberId)));
+    const createdAs = folds.flatMap(({ environment_id, e }) => {
+      const key = subscriberKey(environment_id, e.subscriberId);
+      return settled.has(key) ? [{ environment_id, e, idxs: givers.get(key)! }] : [];
+    });
     return { ran: new Map(ran), seen, settled, createdAs, checks, applied: [...applied.values()] };
   }
 
