@@ -757,6 +757,25 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await bodyOf('mix-4', 'mixer')).toBe('Hi Mix Jones');
   });
 
+  it('applies an object that left its recipient as stored when read, if another write changed the row before the statement', async () => {
+    const hello = acceptance('x').workflow;
+    const { pool: direct } = database.db;
+    await direct.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, last_name) VALUES ($1, 'raced', 'Mix', 'Smith')`, [env]);
+    const batcher = new TriggerBatcher(direct, queue);
+    const writing: RunInline = async (recipients, source) => {
+      await direct.query(`UPDATE subscribers SET first_name = 'Other', last_name = 'Jones' WHERE subscriber_id = 'raced'`);
+      return runInline(hello)(recipients, source);
+    };
+    // Read just now, nothing remembered: the object leaves the row as stored, so no upsert follows.
+    const outcome = await batcher.accept(trigger(hello, 'raced-1', ['raced'], [{ subscriberId: 'raced', firstName: 'Mix' }]), writing);
+    expect(outcome).toMatchObject({ accepted: true, notifications: 1, inline: [] });
+    expect(await rows(`SELECT first_name, last_name FROM subscribers WHERE subscriber_id = 'raced'`)).toEqual([{ first_name: 'Mix', last_name: 'Jones' }]);
+    const raced = await notification('raced-1', 'raced');
+    expect(raced.inline).toBeNull();
+    expect(await jobsOf(raced.id)).toEqual([{ step_id: 'inbox', status: 'queued' }]);
+    expect(await queuedIn(raced.id)).toBe(1);
+  });
+
   it("creates a remembered recipient deleted since with the object of an accepted trigger only", async () => {
     const hello = acceptance('x').workflow;
     const object = (subscriberId: string) => ({ subscriberId, firstName: 'Given', lastName: 'Object' });

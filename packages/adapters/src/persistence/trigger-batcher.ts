@@ -139,9 +139,9 @@ WITH defs AS (
   ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET subscriber_id = EXCLUDED.subscriber_id
   RETURNING id, environment_id, subscriber_id
 ), applied AS (
-  -- A subscriber object that left its recipient as stored when remembered (\`RecipientRead\`), so
-  -- that no upsert follows: applied here if the row has changed since (the run on it is then
-  -- refused) and a trigger giving the object is accepted.
+  -- A subscriber object that left its recipient as stored when read (just now or remembered), so
+  -- that no upsert follows (\`SettlingObject\`): applied here if the row has changed since (the run
+  -- on it is then refused) and a trigger giving the object is accepted.
   UPDATE subscribers s SET ${SUBSCRIBER_UPDATE_SET}
   FROM jsonb_to_recordset($${APPLIED}::jsonb) AS i(environment_id uuid, e jsonb, seen_version text, idxs int[])
   WHERE s.environment_id = i.environment_id AND s.subscriber_id = i.e->>'subscriberId' AND ${rowVersion('s')} <> i.seen_version
@@ -266,7 +266,7 @@ function acceptParams(
   ran: Map<number, JobOutcome[]>,
   createdAs: SettledObject[] = [],
   checks: RunChecks = new Map(),
-  applied: RememberedObject[] = [],
+  applied: SettlingObject[] = [],
 ): unknown[] {
   const definitions = new Map<DeliveryWorkflow, { def: number; inlineStep?: DeliveryStep }>();
   const defs = batch.map(({ acceptance: a }, idx) => {
@@ -356,12 +356,12 @@ interface RecipientRead {
 }
 
 /**
- * A subscriber object that a batch takes as leaving its recipient as stored, from a remembered read
- * of the recipient with that very object (`RecipientRead`), with the row version that read saw and
- * the triggers giving it (by index in the batch): the accept statement applies it if the row has
- * changed since (`applied`).
+ * A subscriber object that a batch takes as leaving its recipient as stored (the one object every
+ * trigger of the batch gives for it, as a read with it found: just now, or remembered,
+ * `RecipientRead`), with the row version that read saw and the triggers giving it (by index in the
+ * batch): the accept statement applies it if the row has changed since (`applied`).
  */
-type RememberedObject = { environment_id: string; e: SubscriberInput; seen_version: string; idxs: number[] };
+type SettlingObject = { environment_id: string; e: SubscriberInput; seen_version: string; idxs: number[] };
 
 /**
  * What a run saw, which the accept statement compares with what is stored (`ran`): it writes the run
@@ -587,7 +587,7 @@ export class TriggerBatcher {
    */
   private async runInline(
     batch: Pending[],
-  ): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string>; createdAs: SettledObject[]; checks: RunChecks; applied: RememberedObject[] }> {
+  ): Promise<{ ran: Map<number, JobOutcome[]>; seen: SeenSubscribers; settled: Set<string>; createdAs: SettledObject[]; checks: RunChecks; applied: SettlingObject[] }> {
     // A trigger repeating an earlier one's transactionId in the batch is not accepted: its objects do not count.
     const transactions = new Set<string>();
     const first = new Set(
@@ -632,7 +632,7 @@ export class TriggerBatcher {
     const seen: SeenSubscribers = new Map();
     const settled = new Set<string>();
     const checks: RunChecks = new Map();
-    const applied = new Map<string, RememberedObject>();
+    const applied = new Map<string, SettlingObject>();
     if (!wanted.length) return { ran: new Map(), seen, settled, createdAs: [], checks, applied: [] };
     // Per subscriber an object of the batch changes, the object (as JSON) if every trigger giving one
     // gives the same (null otherwise).
@@ -704,10 +704,16 @@ export class TriggerBatcher {
     const recipients = new Map<number, InlineRecipient[]>();
     for (const r of rows) {
       const { acceptance: a, inlineIds } = batch[r.idx];
-      // Stored, and each of the batch's objects for it (if any set anything) leaves it as it is.
-      if (r.unchanged !== false) settled.add(subscriberKey(a.environmentId, r.subscriber.subscriber_id as string));
+      const subscriber = subscriberKey(a.environmentId, r.subscriber.subscriber_id as string);
+      const object = objectOf.get(subscriber);
+      // Settled (no upsert): stored, and given no object that sets anything, or one object (however
+      // many triggers give it) that leaves it as it is. The statement compares its row with the one
+      // the step saw and, if it changed meanwhile, applies the object (`applied`) and queues the step.
+      const settles = r.unchanged === null || (r.unchanged === true && !!object);
+      if (settles) settled.add(subscriber);
+      if (r.folded && settles && !r.remembered) applied.set(subscriber, { environment_id: a.environmentId, e: object!.e, seen_version: r.version, idxs: givers.get(subscriber)! });
       const recipient = toSubscriber(r.subscriber);
-      checks.set(runKey(r.idx, recipient.id), { version: r.folded && !r.remembered ? null : r.version, preferences: r.preferences, key: r.key });
+      checks.set(runKey(r.idx, recipient.id), { version: r.folded && !settles ? null : r.version, preferences: r.preferences, key: r.key });
       const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
       inlineIds.set(recipient.id, ids);
       if (r.folded) seen.set(r.idx, [...(seen.get(r.idx) ?? []), { environment_id: a.environmentId, subscriber: r.subscriber, notificationId: ids.notificationId }]);
