@@ -367,10 +367,10 @@ type SettlingObject = { environment_id: string; e: SubscriberInput; seen_version
  * What a run saw, which the accept statement compares with what is stored (`ran`): it writes the run
  * only if the recipient's preferences are the same and, unless `version` is null, so is its row;
  * otherwise it queues the step. A read just now may be a few milliseconds old, a remembered one up
- * to REMEMBER_MS. The row is not compared for a recipient just read as a batch's objects leave it:
- * the transaction compares it after the upsert (`CHANGED_SUBSCRIBERS`), ignoring its presence. Any other
- * write of the row refuses the run, presence included. `key`: where the read is remembered, to be
- * forgotten when the run is refused.
+ * to REMEMBER_MS. The row is not compared for a recipient just read as objects that change it leave
+ * it: the transaction compares it after the upsert (`CHANGED_SUBSCRIBERS`), ignoring its presence.
+ * Any other write of the row refuses the run, presence included. `key`: where the read is
+ * remembered, to be forgotten when the run is refused.
  */
 type RunCheck = { version: string | null; preferences: RecipientRead['preferences']; key?: string };
 
