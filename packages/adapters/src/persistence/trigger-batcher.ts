@@ -598,32 +598,37 @@ export class TriggerBatcher {
         return [idx];
       }),
     );
-    // Per subscriber, the one object that stands for all the batch gives. (Objects setting nothing but
-    // the subscriberId are left out: folded in, they change no field.)
-    const folds: SubscriberObject[] = [];
-    // Each object on its own: whether a subscriber is `settled` (every object leaves it as stored, so
-    // any of them does, whichever triggers are accepted) is asked of each, not of their fold.
+    // The objects setting something (objects setting nothing but the subscriberId change no field),
+    // of the triggers that count. Each on its own (`each`): whether a subscriber is `settled` (every
+    // object leaves it as stored, so any of them does, whichever triggers are accepted) is asked of
+    // each, not of their fold. Per subscriber, the triggers giving them (`givers`, by index in the
+    // batch), and the object as JSON if every one of them gives the same (`objectOf`; null otherwise).
     const each: SubscriberObject[] = [];
-    const unfoldable = new Set<string>();
-    for (const [environment_id, objects] of objectsPerEnvironment(batch, (idx) => first.has(idx))) {
-      const setting = objects.filter(setsAttributes);
-      for (const e of setting) each.push({ environment_id, e });
-      for (const [subscriberId, [e, ...more]] of foldedPerSubscriber(setting)) {
-        if (more.length) unfoldable.add(subscriberKey(environment_id, subscriberId));
-        else folds.push({ environment_id, e });
-      }
-    }
-    // Per subscriber, the triggers giving an object that sets something for it (by index in the batch).
     const givers = new Map<string, number[]>();
+    const objectOf = new Map<string, { e: SubscriberInput; json: string } | null>();
+    const setting = new Map<string, SubscriberInput[]>();
     batch.forEach(({ acceptance: a }, idx) => {
       if (!first.has(idx)) return;
       for (const e of a.upserts.filter(setsAttributes)) {
         const key = subscriberKey(a.environmentId, e.subscriberId);
-        const list = givers.get(key) ?? [];
-        list.push(idx);
-        givers.set(key, list);
+        each.push({ environment_id: a.environmentId, e });
+        setting.set(a.environmentId, [...(setting.get(a.environmentId) ?? []), e]);
+        givers.set(key, [...(givers.get(key) ?? []), idx]);
+        const json = JSON.stringify(e);
+        const known = objectOf.get(key);
+        if (known === undefined) objectOf.set(key, { e, json });
+        else if (known?.json !== json) objectOf.set(key, null);
       }
     });
+    // Per subscriber, the one object that stands for all the batch gives, in batch order.
+    const folds: SubscriberObject[] = [];
+    const unfoldable = new Set<string>();
+    for (const [environment_id, objects] of setting) {
+      for (const [subscriberId, [e, ...more]] of foldedPerSubscriber(objects)) {
+        if (more.length) unfoldable.add(subscriberKey(environment_id, subscriberId));
+        else folds.push({ environment_id, e });
+      }
+    }
     const wanted = batch.flatMap(({ acceptance: a, runInline }, idx) => {
       if (!runInline) return [];
       const ids = a.recipients.subscriberIds.filter((id) => !unfoldable.has(subscriberKey(a.environmentId, id)));
@@ -634,18 +639,8 @@ export class TriggerBatcher {
     const checks: RunChecks = new Map();
     const applied = new Map<string, SettlingObject>();
     if (!wanted.length) return { ran: new Map(), seen, settled, createdAs: [], checks, applied: [] };
-    // Per subscriber an object of the batch changes, the object (as JSON) if every trigger giving one
-    // gives the same (null otherwise).
-    const objectOf = new Map<string, { e: SubscriberInput; json: string } | null>();
-    for (const { environment_id, e } of each) {
-      const key = subscriberKey(environment_id, e.subscriberId);
-      const json = JSON.stringify(e);
-      const known = objectOf.get(key);
-      if (known === undefined) objectOf.set(key, { e, json });
-      else if (known?.json !== json) objectOf.set(key, null);
-    }
     // NUL separates the parts: no subscriberId holds one (see jsonParam).
-    const readKey = (w: { environment_id: string; workflow_id: string }, sid: string) => `${w.environment_id}\0${w.workflow_id}\0${sid}`;
+    const readKey = (environmentId: string, workflowId: string, sid: string) => `${environmentId}\0${workflowId}\0${sid}`;
     /** Where a read of the recipient with the batch's one object for it is remembered. */
     const objectKey = (key: string, object: { json: string }) => `${key}\0${object.json}`;
     // A recipient given an object is taken from memory only if it is remembered for every trigger
@@ -657,30 +652,29 @@ export class TriggerBatcher {
         const subscriber = subscriberKey(w.environment_id, sid);
         const object = objectOf.get(subscriber);
         if (object === undefined) continue;
-        const key = object && objectKey(readKey(w, sid), object);
+        const key = object && objectKey(readKey(w.environment_id, w.workflow_id, sid), object);
         const read = key ? this.reads.get(key) : undefined;
         if (read) remembered.set(key!, read);
         fromMemory.set(subscriber, (fromMemory.get(subscriber) ?? true) && !!read);
       }
     }
-    type Row = { idx: number; folded: boolean; unchanged: boolean | null; key?: string; remembered?: boolean } & RecipientRead;
+    type Row = { idx: number; folded: boolean; unchanged: boolean | null; key?: string } & RecipientRead;
     const rows: Row[] = [];
     const unread = wanted.flatMap((w) => {
       const ids = w.subscriber_ids.filter((sid) => {
-        const key = readKey(w, sid);
+        const key = readKey(w.environment_id, w.workflow_id, sid);
         const subscriber = subscriberKey(w.environment_id, sid);
         const object = objectOf.get(subscriber);
         if (object === undefined) {
           const read = this.reads.get(key);
-          if (read) rows.push({ idx: w.idx, folded: false, unchanged: null, key, remembered: true, ...read });
+          if (read) rows.push({ idx: w.idx, folded: false, unchanged: null, key, ...read });
           return !read;
         }
         // The batch's objects may leave it otherwise than remembered as stored: forgotten.
         this.reads.delete(key);
         const read = object && fromMemory.get(subscriber) ? remembered.get(objectKey(key, object)) : undefined;
         if (!object || !read) return true;
-        rows.push({ idx: w.idx, folded: true, unchanged: true, key: objectKey(key, object), remembered: true, ...read });
-        applied.set(subscriber, { environment_id: w.environment_id, e: object.e, seen_version: read.version, idxs: givers.get(subscriber)! });
+        rows.push({ idx: w.idx, folded: true, unchanged: true, key: objectKey(key, object), ...read });
         return false;
       });
       return ids.length ? [{ ...w, subscriber_ids: ids }] : [];
@@ -692,11 +686,10 @@ export class TriggerBatcher {
       for (const { row_version: version, ...r } of read) {
         const { acceptance: a } = batch[r.idx];
         const subscriberId = r.subscriber.subscriber_id as string;
-        let key: string | undefined = readKey({ environment_id: a.environmentId, workflow_id: a.workflow.id }, subscriberId);
-        // Remembered as stored, or as the batch's one object for it leaves it when that is as stored.
+        const stored = readKey(a.environmentId, a.workflow.id, subscriberId);
+        // Remembered as stored (given no object), or as the batch's one object for it leaves it when that is as stored.
         const object = objectOf.get(subscriberKey(a.environmentId, subscriberId));
-        if (object) key = r.folded && r.unchanged === true ? objectKey(key, object) : undefined;
-        else if (object === null || r.folded || r.unchanged !== null) key = undefined;
+        const key = object === undefined ? stored : object && r.unchanged === true ? objectKey(stored, object) : undefined;
         if (key) this.reads.set(key, { subscriber: r.subscriber, preferences: r.preferences, version });
         rows.push({ ...r, version, key });
       }
@@ -711,7 +704,7 @@ export class TriggerBatcher {
       // the step saw and, if it changed meanwhile, applies the object (`applied`) and queues the step.
       const settles = r.unchanged === null || (r.unchanged === true && !!object);
       if (settles) settled.add(subscriber);
-      if (r.folded && settles && !r.remembered) applied.set(subscriber, { environment_id: a.environmentId, e: object!.e, seen_version: r.version, idxs: givers.get(subscriber)! });
+      if (r.folded && settles) applied.set(subscriber, { environment_id: a.environmentId, e: object!.e, seen_version: r.version, idxs: givers.get(subscriber)! });
       const recipient = toSubscriber(r.subscriber);
       checks.set(runKey(r.idx, recipient.id), { version: r.folded && !settles ? null : r.version, preferences: r.preferences, key: r.key });
       const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
