@@ -213,6 +213,29 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     await Promise.all(fillers);
     return outcomes;
   };
+  /** The jobs of a notification written without its inline step, per workflow: every job, the first queued. */
+  const helloJobs = [{ step_id: 'inbox', status: 'queued' }];
+  const greetJobs = [
+    { step_id: 'inbox', status: 'queued' },
+    { step_id: 'after', status: 'pending' },
+  ];
+  /** The recipient's notification was written without its inline step: these jobs, the first in the queue, no message. */
+  const expectLeftToJobs = async (transactionId: string, subscriberId: string, jobs: { step_id: string; status: string }[]) => {
+    const n = await notification(transactionId, subscriberId);
+    expect(n.inline).toBeNull();
+    expect(await jobsOf(n.id)).toEqual(jobs);
+    expect(await queuedIn(n.id)).toBe(1);
+    expect(await rows('SELECT 1 FROM messages WHERE notification_id = $1', [n.id])).toEqual([]);
+  };
+  /** Runs the workflow's inline step after another request commits `sql` (on its first run only). */
+  const between = (workflow: DeliveryWorkflow, sql: string): RunInline => {
+    let done = false;
+    return async (recipients, source) => {
+      if (!done) await database.db.pool.query(sql);
+      done = true;
+      return runInline(workflow)(recipients, source);
+    };
+  };
 
   it('writes the step with the event for existing recipients: their message, no job row, the next step queued; a new subscriber gets every job', async () => {
     const batcher = new TriggerBatcher(database.db.pool, queue);
@@ -228,14 +251,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const [message] = await rows<{ body: string; job_id: string; channel: string }>('SELECT body, job_id, channel FROM messages WHERE notification_id = $1', [grace.id]);
     expect(message).toEqual({ body: 'Hi Grace, order 7', job_id: grace.inline!.id, channel: 'in_app' });
 
-    const newcomer = await notification('inline-1', 'newcomer');
-    expect(newcomer.inline).toBeNull();
-    expect(await jobsOf(newcomer.id)).toEqual([
-      { step_id: 'inbox', status: 'queued' },
-      { step_id: 'after', status: 'pending' },
-    ]);
-    expect(await queuedIn(newcomer.id)).toBe(1);
-    expect(await rows('SELECT 1 FROM messages WHERE notification_id = $1', [newcomer.id])).toEqual([]);
+    await expectLeftToJobs('inline-1', 'newcomer', greetJobs);
   });
 
   it('leaves no queue work when every recipient ran the only step inline, and a reused transactionId writes nothing', async () => {
@@ -586,14 +602,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     // A write that leaves the version as it was (none of Herald's do) still makes the row another.
     await database.db.pool.query(`UPDATE subscribers SET first_name = 'Changed' WHERE subscriber_id = 'kept'`);
     expect(await accept('remembered-3')).toEqual([]);
-    const third = await notification('remembered-3', 'kept');
-    expect(third.inline).toBeNull();
-    expect(await jobsOf(third.id)).toEqual([
-      { step_id: 'inbox', status: 'queued' },
-      { step_id: 'after', status: 'pending' },
-    ]);
-    expect(await queuedIn(third.id)).toBe(1);
-    expect(await rows('SELECT 1 FROM messages WHERE notification_id = $1', [third.id])).toEqual([]);
+    await expectLeftToJobs('remembered-3', 'kept', greetJobs);
     expect(pool.reads).toBe(1);
 
     // Forgotten when its run was refused: read again, and run on the row as it is now.
@@ -618,10 +627,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     );
     // Its step is queued, though the workflow has no other: the job applies the preferences as they are.
     expect(await accept('choosy-2')).toEqual([]);
-    const second = await notification('choosy-2', 'choosy');
-    expect(second.inline).toBeNull();
-    expect(await jobsOf(second.id)).toEqual([{ step_id: 'inbox', status: 'queued' }]);
-    expect(await queuedIn(second.id)).toBe(1);
+    await expectLeftToJobs('choosy-2', 'choosy', helloJobs);
     expect(pool.reads).toBe(1);
 
     expect(await accept('choosy-3')).toEqual(['skipped']);
@@ -644,16 +650,9 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const pool = countingReads();
     const batcher = new TriggerBatcher(pool, queue);
     // Another request commits after the step read its recipient, before the trigger's write.
-    const between = (workflow: DeliveryWorkflow, sql: string): RunInline => async (recipients, source) => {
-      await database.db.pool.query(sql);
-      return runInline(workflow)(recipients, source);
-    };
     const racing = await batcher.accept(trigger(hello, 'race-1', ['racer']), between(hello, `UPDATE subscribers SET last_name = 'Late' WHERE subscriber_id = 'racer'`));
     expect(racing).toMatchObject({ accepted: true, notifications: 1, inline: [] });
-    const first = await notification('race-1', 'racer');
-    expect(first.inline).toBeNull();
-    expect(await jobsOf(first.id)).toEqual([{ step_id: 'inbox', status: 'queued' }]);
-    expect(await queuedIn(first.id)).toBe(1);
+    await expectLeftToJobs('race-1', 'racer', helloJobs);
     // Not remembered as the read saw it: read again.
     const next = await batcher.accept(trigger(hello, 'race-2', ['racer']), runInline(hello));
     expect(next.accepted && next.inline.map((o) => [o.status, o.job.subscriber.lastName])).toEqual([['completed', 'Late']]);
@@ -669,13 +668,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
       ),
     );
     expect(preferred).toMatchObject({ accepted: true, notifications: 1, inline: [] });
-    const third = await notification('race-3', 'racer2');
-    expect(third.inline).toBeNull();
-    expect(await jobsOf(third.id)).toEqual([
-      { step_id: 'inbox', status: 'queued' },
-      { step_id: 'after', status: 'pending' },
-    ]);
-    expect(await queuedIn(third.id)).toBe(1);
+    await expectLeftToJobs('race-3', 'racer2', greetJobs);
     expect(await rows(`SELECT first_name FROM subscribers WHERE subscriber_id = 'racer2'`)).toEqual([{ first_name: 'Object' }]);
   });
 
@@ -702,10 +695,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await accept(hello, 'named-4')).toEqual([]);
     expect(await stored()).toEqual([{ first_name: 'Named', email: 'named@example.com' }]);
     expect((await rows<{ version: number }>(`SELECT version FROM subscribers WHERE subscriber_id = 'named'`))[0].version).toBe(version + 1);
-    const fourth = await notification('named-4', 'named');
-    expect(fourth.inline).toBeNull();
-    expect(await jobsOf(fourth.id)).toEqual([{ step_id: 'inbox', status: 'queued' }]);
-    expect(await queuedIn(fourth.id)).toBe(1);
+    await expectLeftToJobs('named-4', 'named', helloJobs);
     expect(pool.reads).toBe(2);
     expect(await accept(hello, 'named-5')).toEqual([['completed', 'named@example.com']]);
     expect(pool.reads).toBe(3);
@@ -718,12 +708,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await stored('named2')).toEqual([{ first_name: 'Renamed', email: 'named@example.com' }]);
     expect(await accept(greet, 'named2-3', { ...object, subscriberId: 'named2' })).toEqual([]);
     expect(await stored('named2')).toEqual([{ first_name: 'Named', email: 'named@example.com' }]);
-    const third = await notification('named2-3', 'named2');
-    expect(third.inline).toBeNull();
-    expect(await jobsOf(third.id)).toEqual([
-      { step_id: 'inbox', status: 'queued' },
-      { step_id: 'after', status: 'pending' },
-    ]);
+    await expectLeftToJobs('named2-3', 'named2', greetJobs);
   });
 
   it('reads a recipient given an object for every trigger of a batch when one of them has no remembered read, and renders what is stored', async () => {
@@ -742,11 +727,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     for (const t of ['mix-1', 'mix-2']) await batcher.accept(trigger(hello, t, ['mixer'], [object]), runInline(hello));
     await direct.query(`UPDATE subscribers SET first_name = 'Renamed' WHERE subscriber_id = 'mixer'`);
     // Remembered for one workflow, not the other; another request writes the row while the other's step runs.
-    let writes = 0;
-    const racing: RunInline = async (recipients, source) => {
-      if (writes++ === 0) await direct.query(`UPDATE subscribers SET first_name = 'Other', last_name = 'Jones' WHERE subscriber_id = 'mixer'`);
-      return runInline(welcome)(recipients, source);
-    };
+    const racing = between(welcome, `UPDATE subscribers SET first_name = 'Other', last_name = 'Jones' WHERE subscriber_id = 'mixer'`);
     const [remembered, read] = await inOneBatch(batcher, 'mix-batch', () => [
       batcher.accept(trigger(hello, 'mix-3', ['mixer'], [object]), runInline(hello)),
       batcher.accept(trigger(welcome, 'mix-4', ['mixer'], [object]), racing),
@@ -762,18 +743,12 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const { pool: direct } = database.db;
     await direct.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, last_name) VALUES ($1, 'raced', 'Mix', 'Smith')`, [env]);
     const batcher = new TriggerBatcher(direct, queue);
-    const writing: RunInline = async (recipients, source) => {
-      await direct.query(`UPDATE subscribers SET first_name = 'Other', last_name = 'Jones' WHERE subscriber_id = 'raced'`);
-      return runInline(hello)(recipients, source);
-    };
+    const writing = between(hello, `UPDATE subscribers SET first_name = 'Other', last_name = 'Jones' WHERE subscriber_id = 'raced'`);
     // Read just now, nothing remembered: the object leaves the row as stored, so no upsert follows.
     const outcome = await batcher.accept(trigger(hello, 'raced-1', ['raced'], [{ subscriberId: 'raced', firstName: 'Mix' }]), writing);
     expect(outcome).toMatchObject({ accepted: true, notifications: 1, inline: [] });
     expect(await rows(`SELECT first_name, last_name FROM subscribers WHERE subscriber_id = 'raced'`)).toEqual([{ first_name: 'Mix', last_name: 'Jones' }]);
-    const raced = await notification('raced-1', 'raced');
-    expect(raced.inline).toBeNull();
-    expect(await jobsOf(raced.id)).toEqual([{ step_id: 'inbox', status: 'queued' }]);
-    expect(await queuedIn(raced.id)).toBe(1);
+    await expectLeftToJobs('raced-1', 'raced', helloJobs);
   });
 
   it("creates a remembered recipient deleted since with the object of an accepted trigger only", async () => {
