@@ -17,7 +17,11 @@ const CONCURRENCY = 32;
 const svc = await startBenchService();
 const db = svc.herald.databaseUrl;
 try {
-  await insertWorkflowWithSteps(db, { workflowId: 'bench-in-app' }, [{ type: 'in_app', controlValues: { subject: 'Hi {{subscriber.firstName}}', body: 'Order {{payload.orderId}} shipped' } }]);
+  const inApp = { type: 'in_app', controlValues: { subject: 'Hi {{subscriber.firstName}}', body: 'Order {{payload.orderId}} shipped' } };
+  await insertWorkflowWithSteps(db, { workflowId: 'bench-in-app' }, [inApp]);
+  // The same workflow switched off: its triggers are answered (201, status trigger_not_active) after
+  // all that comes before the write, and write nothing. See "Herald before the write" below.
+  await insertWorkflowWithSteps(db, { workflowId: 'bench-inactive', active: false }, [inApp]);
   await svc.request('/v2/subscribers', { method: 'POST', json: { subscriberId: 'bench-user', firstName: 'Ada' } });
   /** Waits until every trigger accepted so far has its inbox message; returns both counts and the wait. */
   const drainInbox = async () => {
@@ -149,18 +153,29 @@ try {
     const half = plainRate / 2;
     const budget = (cores * 1000) / half;
     report(`CPU per trigger that half the plain INSERT rate (${Math.round(half)} triggers/s) allows on ${cores} cores`, budget.toFixed(3), 'ms');
+    /** The same load at that rate against `target`, which runs in this process: its CPU per request, and the load generator's. */
+    const atHalfRate = async (target: { url: string; apiKey: string }, workflow: string) => {
+      const cpuBefore = process.cpuUsage();
+      const load = await runTriggerLoad(target, workflow, 'bench-user', SUSTAINED_SECONDS, CONCURRENCY, { overallRate: Math.round(half) });
+      const cpu = process.cpuUsage(cpuBefore);
+      return { rate: load.perSecond, server: (cpu.user + cpu.system) / 1e3 / load.total, load: (load.cpuSeconds * 1e3) / load.total };
+    };
     const floor = await startHttpFloor();
     let bareMs: { server: number; load: number };
     try {
-      const floorCpuBefore = process.cpuUsage();
-      const bare = await runTriggerLoad({ url: floor.url, apiKey: svc.apiKey }, 'bench-in-app', 'bench-user', SUSTAINED_SECONDS, CONCURRENCY, { overallRate: Math.round(half) });
-      const floorCpu = process.cpuUsage(floorCpuBefore);
-      bareMs = { server: (floorCpu.user + floorCpu.system) / 1e3 / bare.total, load: (bare.cpuSeconds * 1e3) / bare.total };
-      report(`HTTP floor: a server storing nothing (JSON parsed, 201), the same load at that rate (${CONCURRENCY} connections, ${SUSTAINED_SECONDS} s)`, Math.round(bare.perSecond), 'requests/s');
+      const bare = (bareMs = await atHalfRate({ url: floor.url, apiKey: svc.apiKey }, 'bench-in-app'));
+      report(`HTTP floor: a server storing nothing (JSON parsed, 201), the same load at that rate (${CONCURRENCY} connections, ${SUSTAINED_SECONDS} s)`, Math.round(bare.rate), 'requests/s');
       report('CPU per request of that floor: server / load generator', `${bareMs.server.toFixed(3)} / ${bareMs.load.toFixed(3)}`, 'ms');
     } finally {
       await floor.close();
     }
+    // Herald before the write: the same load at that rate, triggering the workflow switched off. Each
+    // trigger passes what every trigger passes before its write (Hono's routing, the API key, the body's
+    // size and depth, idempotency, zod's validation of the body, the use case's recipients and its cached
+    // workflow) and is answered 201 with nothing written: what the service spends beside the write.
+    const before = await atHalfRate(svc, 'bench-inactive');
+    report(`Herald before the write: triggers of a workflow switched off (201, nothing written), the same load at that rate`, Math.round(before.rate), 'requests/s');
+    report('CPU per request of that: service / load generator', `${before.server.toFixed(3)} / ${before.load.toFixed(3)}`, 'ms');
     report(
       `of that, left after the HTTP floor and the load generator (Herald's service and PostgreSQL spent ${(cpuMs.service + cpuMs.postgres).toFixed(3)} ms under the sustained load)`,
       (budget - bareMs.server - bareMs.load).toFixed(3),
@@ -193,6 +208,14 @@ try {
       report(
         `a service adding nothing to the HTTP floor, writing batches of ${size}: ${bound.toFixed(3)} ms a trigger, so ${cores} cores allow at most`,
         `${Math.round((cores * 1000) / bound)} triggers/s, ${((cores * 1000) / bound / plainRate).toFixed(2)}`,
+        'x the plain INSERT rate',
+      );
+      // Herald as it is before the write, writing as the plain INSERT does: its step run and its
+      // statement's own work (recipients, checks, idempotency) free.
+      const herald = before.server + before.load + postgresMs;
+      report(
+        `Herald before the write, then writing batches of ${size} at the plain INSERT's cost: ${herald.toFixed(3)} ms a trigger, so ${cores} cores allow at most`,
+        `${Math.round((cores * 1000) / herald)} triggers/s, ${((cores * 1000) / herald / plainRate).toFixed(2)}`,
         'x the plain INSERT rate',
       );
     }
