@@ -78,6 +78,30 @@ export const newSubscriberValues = (item: string) =>
 const ATTRIBUTE_UPDATES = UPDATED_COLUMNS.filter(([column]) => column !== 'version' && column !== 'updated_at');
 export const SUBSCRIBER_CHANGES = `(${ATTRIBUTE_UPDATES.map(([column]) => `s.${column}`).join(', ')}) IS DISTINCT FROM (${ATTRIBUTE_UPDATES.map(([, value]) => value).join(', ')})`;
 
+// An item without `channels` changes every column but the channels: its SQL needs no channels
+// merge (`MERGED_CHANNELS`), whose subqueries PostgreSQL sets up on every run of a statement holding
+// it, whether or not any row needs them. The trigger batcher's accept statement applies only such
+// items. Replayed alone (prepared, batches of 16, interleaved 150 times): with the merge in both
+// places that apply an item, 0.17 ms slower than with it in one; with it in neither, 0.08-0.12 ms
+// faster than with it in one.
+const WITHOUT_CHANNELS = UPDATED_COLUMNS.filter(([column]) => column !== 'channels');
+const CHANGED_WITHOUT_CHANNELS = ATTRIBUTE_UPDATES.filter(([column]) => column !== 'channels');
+
+/** SUBSCRIBER_UPDATE_SET for an item `i.e` without `channels`. */
+export const SUBSCRIBER_UPDATE_SET_WITHOUT_CHANNELS = WITHOUT_CHANNELS.map(([column, value]) => `${column} = ${value}`).join(',\n    ');
+
+/** SUBSCRIBER_CHANGES for an item `i.e` without `channels`. */
+export const SUBSCRIBER_CHANGES_WITHOUT_CHANNELS = `(${CHANGED_WITHOUT_CHANNELS.map(([column]) => `s.${column}`).join(', ')}) IS DISTINCT FROM (${CHANGED_WITHOUT_CHANNELS.map(([, value]) => value).join(', ')})`;
+
+/**
+ * SQL: a SET list for subscriber `s` (the target of an INSERT's ON CONFLICT DO UPDATE, say) applying
+ * the item without `channels` that the expression `item` gives, as SUBSCRIBER_UPDATE_SET_WITHOUT_CHANNELS
+ * does; with no item (NULL), the row keeps its values, version and update time.
+ */
+export const subscriberUpdateSetFrom = (item: string) => `(${WITHOUT_CHANNELS.map(([column]) => column).join(', ')}) = (
+    SELECT ${WITHOUT_CHANNELS.map(([column, value]) => (column === 'version' || column === 'updated_at' ? `CASE WHEN i.e IS NULL THEN s.${column} ELSE ${value} END` : value)).join(', ')}
+    FROM (SELECT ${item} AS e) i)`;
+
 // Creates or updates a whole batch in one statement; of several items for one subscriber only the
 // last applies. The UPDATE sees only rows that existed before the statement. An item that would
 // leave a subscriber's attributes as they are writes nothing (outcome 'unchanged'): its version and

@@ -775,6 +775,64 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await stored('vanished2')).toEqual([{ first_name: null, last_name: null }]);
   });
 
+  /**
+   * The workflow's inline step, run after another request deletes subscriber `subscriberId` and a third
+   * creates it again (first name Other), committing only once the accept statement waits for it.
+   */
+  const recreatedMeanwhile = (workflow: DeliveryWorkflow, subscriberId: string) => {
+    let committed: Promise<unknown> = Promise.resolve();
+    const run: RunInline = async (recipients, source) => {
+      const { pool } = database.db;
+      await pool.query(`DELETE FROM subscribers WHERE subscriber_id = $1`, [subscriberId]);
+      const other = await pool.connect();
+      await other.query('BEGIN');
+      await other.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, $2, 'Other')`, [env, subscriberId]);
+      committed = new Promise((resolve) => setTimeout(resolve, 300)).then(() => other.query('COMMIT')).finally(() => other.release());
+      return runInline(workflow)(recipients, source);
+    };
+    return { run, committed: () => committed };
+  };
+
+  it("applies an accepted trigger's object to a recipient deleted and created again by others while the statement ran, and only that", async () => {
+    const hello = acceptance('x').workflow;
+    await database.db.pool.query(
+      `INSERT INTO subscribers (environment_id, subscriber_id, first_name, email) VALUES ($1, 'reborn', 'Given', 'given@example.com'), ($1, 'reborn2', 'Named', NULL)`,
+      [env],
+    );
+    const batcher = new TriggerBatcher(database.db.pool, queue);
+    const stored = (id: string) => rows(`SELECT first_name, email, version FROM subscribers WHERE subscriber_id = $1`, [id]);
+    // Given an object that leaves the row as stored when read (so no upsert follows). The trigger came
+    // after the other request's create (version 0): its object applies on top of it.
+    const object = { subscriberId: 'reborn', firstName: 'Given', email: 'given@example.com' };
+    const racing = recreatedMeanwhile(hello, 'reborn');
+    const outcome = await batcher.accept(trigger(hello, 'reborn-1', ['reborn'], [object]), racing.run);
+    await racing.committed();
+    expect(outcome).toMatchObject({ accepted: true, notifications: 1, inline: [] });
+    expect(await stored('reborn')).toEqual([{ first_name: 'Given', email: 'given@example.com', version: 1 }]);
+    await expectLeftToJobs('reborn-1', 'reborn', helloJobs);
+    // Named by id: the other request's row stays as it made it.
+    const byId = recreatedMeanwhile(hello, 'reborn2');
+    const named = await batcher.accept(trigger(hello, 'reborn2-1', ['reborn2']), byId.run);
+    await byId.committed();
+    expect(named).toMatchObject({ accepted: true, notifications: 1, inline: [] });
+    expect(await stored('reborn2')).toEqual([{ first_name: 'Other', email: null, version: 0 }]);
+    await expectLeftToJobs('reborn2-1', 'reborn2', helloJobs);
+  });
+
+  it('applies an object setting channels through the upsert though it left its recipient as stored, merging them into a row changed meanwhile', async () => {
+    const hello = acceptance('x').workflow;
+    const { pool } = database.db;
+    const phone = { providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000002', credentials: { deviceTokens: ['token-1'] } };
+    await pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, channels) VALUES ($1, 'handset', 'Hand', $2)`, [env, JSON.stringify([phone])]);
+    const batcher = new TriggerBatcher(pool, queue);
+    // Another request drops the device and renames the subscriber after the step read it; the trigger's
+    // object, which left the row as stored when read, comes after it: its device is there again.
+    const writing = between(hello, `UPDATE subscribers SET channels = '[]', last_name = 'Since' WHERE subscriber_id = 'handset'`);
+    const outcome = await batcher.accept(trigger(hello, 'handset-1', ['handset'], [{ subscriberId: 'handset', firstName: 'Hand', channels: [phone] }]), writing);
+    expect(outcome).toMatchObject({ accepted: true, notifications: 1 });
+    expect(await rows(`SELECT first_name, last_name, channels FROM subscribers WHERE subscriber_id = 'handset'`)).toEqual([{ first_name: 'Hand', last_name: 'Since', channels: [phone] }]);
+  });
+
   it('keeps the batch together when a remembered run it refused was on a row changed since', async () => {
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'steadfast', 'Steadfast')`, [env]);
     const pool = countingReads();

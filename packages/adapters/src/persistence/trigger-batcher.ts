@@ -2,7 +2,16 @@ import { wholeRange, type AcceptOutcome, type DeliveryStep, type DeliveryWorkflo
 import { LRUCache } from 'lru-cache';
 import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { NEW_SUBSCRIBER_COLUMNS, newSubscriberValues, SUBSCRIBER_CHANGES, SUBSCRIBER_UPDATE_SET, UPDATED_SUBSCRIBER_JSON, upsertSubscribers } from './prisma-subscriber-repository';
+import {
+  NEW_SUBSCRIBER_COLUMNS,
+  newSubscriberValues,
+  SUBSCRIBER_CHANGES,
+  SUBSCRIBER_CHANGES_WITHOUT_CHANNELS,
+  SUBSCRIBER_UPDATE_SET_WITHOUT_CHANNELS,
+  subscriberUpdateSetFrom,
+  UPDATED_SUBSCRIBER_JSON,
+  upsertSubscribers,
+} from './prisma-subscriber-repository';
 import { INLINE_STEP_COLUMN_TYPES, columnNames, inlineColumnNames, inlineStepColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageContentArrays, messageContentNames, messageContentUnnest, messageWorkflow, notificationShape, preferenceLevels, stepPreferences, stepsAfter, toSubscriber, unnestArrays } from './delivery-rows';
 import { arrayParam, columnParam, jsonParam, prepared, textArrayLiteral, type ArrayElementType } from './sql-params';
 import { inTransaction } from './transaction';
@@ -119,16 +128,17 @@ WITH defs AS (
 ), wanted AS (
   SELECT acc.event_id, acc.environment_id, w.sid FROM unnest($${NAMED}::int[], $${NAMED + 1}::text[]) AS w(idx, sid) JOIN acc ON acc.idx = w.idx
 ), given AS (
-  -- Objects that needed no upsert (they left their subscriber as stored when read: settled), of the
-  -- accepted triggers giving them.
+  -- Objects that needed no upsert (they left their subscriber as stored when read: settled; one per
+  -- subscriber, none setting channels: \`objectOf\`), of the accepted triggers giving them.
   SELECT o.environment_id, o.e FROM jsonb_to_recordset($${CREATED_AS}::jsonb) AS o(environment_id uuid, e jsonb, idxs int[])
   WHERE EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(o.idxs))
 ), created AS (
-  -- Missing subscribers are created; one committed by another transaction meanwhile is invisible to
-  -- this statement's snapshot, so the no-op DO UPDATE returns it instead of silently skipping it.
-  -- A settled one deleted since (an accepted trigger names it, or gives its object) is created as its
-  -- object makes it.
-  INSERT INTO subscribers (environment_id, subscriber_id, ${NEW_SUBSCRIBER_COLUMNS})
+  -- Missing subscribers are created. A settled one deleted since (an accepted trigger names it, or
+  -- gives its object) is created as its object makes it. One committed by another transaction
+  -- meanwhile is invisible to this statement's snapshot (and to \`applied\`): the DO UPDATE returns it
+  -- instead of silently skipping it, and applies the object given for it, as if that trigger came
+  -- after the other transaction (which it did); with no object it changes nothing.
+  INSERT INTO subscribers AS s (environment_id, subscriber_id, ${NEW_SUBSCRIBER_COLUMNS})
   SELECT DISTINCT ON (c.environment_id, c.sid) c.environment_id, c.sid, ${newSubscriberValues('c.e')} FROM (
     SELECT w.environment_id, w.sid, o.e FROM wanted w LEFT JOIN given o ON o.environment_id = w.environment_id AND o.e->>'subscriberId' = w.sid
     UNION ALL
@@ -136,16 +146,17 @@ WITH defs AS (
   ) c
   WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = c.environment_id AND s.subscriber_id = c.sid)
   ORDER BY c.environment_id, c.sid, c.e IS NULL
-  ON CONFLICT (environment_id, subscriber_id) DO UPDATE SET subscriber_id = EXCLUDED.subscriber_id
+  ON CONFLICT (environment_id, subscriber_id) DO UPDATE
+  SET ${subscriberUpdateSetFrom(`(SELECT o.e FROM given o WHERE o.environment_id = s.environment_id AND o.e->>'subscriberId' = s.subscriber_id LIMIT 1)`)}
   RETURNING id, environment_id, subscriber_id
 ), applied AS (
   -- A subscriber object that left its recipient as stored when read (just now or remembered), so
   -- that no upsert follows (\`SettlingObject\`): applied here if the row has changed since (the run
   -- on it is then refused) and a trigger giving the object is accepted.
-  UPDATE subscribers s SET ${SUBSCRIBER_UPDATE_SET}
+  UPDATE subscribers s SET ${SUBSCRIBER_UPDATE_SET_WITHOUT_CHANNELS}
   FROM jsonb_to_recordset($${APPLIED}::jsonb) AS i(environment_id uuid, e jsonb, seen_version text, idxs int[])
   WHERE s.environment_id = i.environment_id AND s.subscriber_id = i.e->>'subscriberId' AND ${rowVersion('s')} <> i.seen_version
-    AND ${SUBSCRIBER_CHANGES} AND EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(i.idxs))
+    AND ${SUBSCRIBER_CHANGES_WITHOUT_CHANNELS} AND EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(i.idxs))
 ), recipients AS (
   SELECT w.event_id, s.id, s.subscriber_id FROM wanted w
   JOIN subscribers s ON s.environment_id = w.environment_id AND s.subscriber_id = w.sid
@@ -602,7 +613,8 @@ export class TriggerBatcher {
     // of the triggers that count. Each on its own (`each`): whether a subscriber is `settled` (every
     // object leaves it as stored, so any of them does, whichever triggers are accepted) is asked of
     // each, not of their fold. Per subscriber, the triggers giving them (`givers`, by index in the
-    // batch), and the object as JSON if every one of them gives the same (`objectOf`; null otherwise).
+    // batch), and the object as JSON if every one of them gives the same and it sets no channels
+    // (`objectOf`; null otherwise).
     const each: SubscriberObject[] = [];
     const givers = new Map<string, number[]>();
     const objectOf = new Map<string, { e: SubscriberInput; json: string } | null>();
@@ -616,7 +628,8 @@ export class TriggerBatcher {
         givers.set(key, [...(givers.get(key) ?? []), idx]);
         const json = JSON.stringify(e);
         const known = objectOf.get(key);
-        if (known === undefined) objectOf.set(key, { e, json });
+        // An object setting channels is always upserted: the accept statement applies objects without them.
+        if (known === undefined) objectOf.set(key, e.channels === undefined ? { e, json } : null);
         else if (known?.json !== json) objectOf.set(key, null);
       }
     });
