@@ -16,6 +16,8 @@ const database = useTestDatabase();
  * ids, sent in PostgreSQL's binary format (`arrayParam`), whose one dimension's length is at byte 12.
  */
 const acceptedInBatch = (values: unknown[]) => (values[0] as Buffer).readInt32BE(12);
+/** Whether a named statement is the accept statement (of either kind: with the channels merge or without). */
+const isAccept = (name: string | undefined) => name === 'herald-accept-triggers' || name === 'herald-accept-triggers-channels';
 let boss: PgBoss;
 let queue: PgBossDeliveryQueue;
 let acceptance: (transactionId: string) => TriggerAcceptance;
@@ -80,7 +82,7 @@ function poolLosingOneCommitReply(pool: Pool): Pool {
     const proxy = Object.create(client) as PoolClient;
     proxy.query = (async (...args: unknown[]) => {
       const config = args[0] as { name?: string; values?: unknown[] };
-      if (config?.name === 'herald-accept-triggers' && acceptedInBatch(config.values!) > 1) batchOfMany = true;
+      if (isAccept(config?.name) && acceptedInBatch(config.values!) > 1) batchOfMany = true;
       const result = await query(...args);
       if (args[0] === 'COMMIT' && batchOfMany && !lost) {
         lost = true;
@@ -112,7 +114,7 @@ function poolRecordingBatches(pool: Pool, sizes: number[], hold?: Promise<void>)
     const proxy = Object.create(client) as PoolClient;
     proxy.query = ((...args: unknown[]) => {
       const config = args[0] as { name?: string; values?: unknown[] };
-      if (config?.name === 'herald-accept-triggers') sizes.push(acceptedInBatch(config.values!));
+      if (isAccept(config?.name)) sizes.push(acceptedInBatch(config.values!));
       return query(...args);
     }) as PoolClient['query'];
     proxy.release = (...args: Parameters<PoolClient['release']>) => client.release(...args);
@@ -237,6 +239,21 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     };
   };
 
+  /** The real pool, recording the named statements run on it and the transactions (connections taken). */
+  const recordingPool = () => {
+    const { pool: real } = database.db;
+    const recording = { pool: Object.create(real) as Pool, names: [] as string[], transactions: 0 };
+    recording.pool.query = ((config: { name?: string }, ...rest: unknown[]) => {
+      if (config?.name) recording.names.push(config.name);
+      return (real.query as (...args: unknown[]) => Promise<unknown>)(config, ...rest);
+    }) as unknown as Pool['query'];
+    recording.pool.connect = (() => {
+      recording.transactions++;
+      return real.connect();
+    }) as Pool['connect'];
+    return recording;
+  };
+
   it('writes the step with the event for existing recipients: their message, no job row, the next step queued; a new subscriber gets every job', async () => {
     const batcher = new TriggerBatcher(database.db.pool, queue);
     const outcome = await batcher.accept(trigger(greet, 'inline-1', ['grace', 'newcomer']), runInline(greet));
@@ -303,7 +320,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const pool = Object.create(database.db.pool) as Pool;
     pool.query = (async (config: { name?: string; values?: unknown[] }, ...rest: unknown[]) => {
       const result = await (database.db.pool.query as (...args: unknown[]) => Promise<unknown>)(config, ...rest);
-      if (config?.name === 'herald-accept-triggers' && acceptedInBatch(config.values!) > 1 && !lost) {
+      if (isAccept(config?.name) && acceptedInBatch(config.values!) > 1 && !lost) {
         lost = true;
         throw new Error('Connection terminated unexpectedly');
       }
@@ -485,30 +502,20 @@ describe('TriggerBatcher running the first in-app step inline', () => {
   it('writes a trigger whose recipient object changes nothing in one statement, as one naming its recipient by id', async () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, email) VALUES ($1, 'steady', 'Steady', 'steady@example.com')`, [env]);
-    // The real pool, recording the named statements and the transactions (connections taken).
-    const names: string[] = [];
-    let transactions = 0;
-    const pool = Object.create(database.db.pool) as Pool;
-    pool.query = ((config: { name?: string }, ...rest: unknown[]) => {
-      if (config?.name) names.push(config.name);
-      return (database.db.pool.query as (...args: unknown[]) => Promise<unknown>)(config, ...rest);
-    }) as unknown as Pool['query'];
-    pool.connect = (() => {
-      transactions++;
-      return database.db.pool.connect();
-    }) as Pool['connect'];
-    const batcher = new TriggerBatcher(pool, queue);
+    const recording = recordingPool();
+    const { names } = recording;
+    const batcher = new TriggerBatcher(recording.pool, queue);
     const [{ version: before }] = await rows<{ version: number }>(`SELECT version FROM subscribers WHERE subscriber_id = 'steady'`);
 
     const same = await batcher.accept(trigger(hello, 'inline-11a', ['steady'], [{ subscriberId: 'steady', firstName: 'Steady', email: 'steady@example.com' }]), runInline(hello));
     expect(same.accepted && same.inline.map((o) => [o.status, o.job.subscriber.firstName])).toEqual([['completed', 'Steady']]);
-    expect({ transactions, names }).toEqual({ transactions: 0, names: ['herald-inline-recipients', 'herald-accept-triggers'] });
+    expect({ transactions: recording.transactions, names }).toEqual({ transactions: 0, names: ['herald-inline-recipients', 'herald-accept-triggers'] });
     expect(await rows(`SELECT version FROM subscribers WHERE subscriber_id = 'steady'`)).toEqual([{ version: before }]);
 
     // An object that changes the subscriber is still applied with the trigger, in its transaction.
     const renamed = await batcher.accept(trigger(hello, 'inline-11b', ['steady'], [{ subscriberId: 'steady', firstName: 'Renamed' }]), runInline(hello));
     expect(renamed.accepted && renamed.inline.map((o) => [o.status, o.job.subscriber.firstName])).toEqual([['completed', 'Renamed']]);
-    expect(transactions).toBe(1);
+    expect(recording.transactions).toBe(1);
     expect(await rows(`SELECT first_name, version FROM subscribers WHERE subscriber_id = 'steady'`)).toEqual([{ first_name: 'Renamed', version: before + 1 }]);
     expect((await rows<{ body: string }>(`SELECT body FROM messages WHERE transaction_id = 'inline-11b'`)).length).toBe(1);
   });
@@ -565,7 +572,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const count = (config: unknown) => {
       const name = (config as { name?: string })?.name;
       if (name === 'herald-inline-recipients') counting.reads++;
-      if (name === 'herald-accept-triggers') counting.accepts++;
+      if (isAccept(name)) counting.accepts++;
     };
     counting.query = ((config: unknown, ...rest: unknown[]) => {
       count(config);
@@ -810,6 +817,14 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(outcome).toMatchObject({ accepted: true, notifications: 1, inline: [] });
     expect(await stored('reborn')).toEqual([{ first_name: 'Given', email: 'given@example.com', version: 1 }]);
     await expectLeftToJobs('reborn-1', 'reborn', helloJobs);
+    // Given an object setting channels: merged into the other request's row.
+    const phone = { providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000003', credentials: { deviceTokens: ['token-3'] } };
+    await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, channels) VALUES ($1, 'reborn3', 'Given', $2)`, [env, JSON.stringify([phone])]);
+    const withChannels = recreatedMeanwhile(hello, 'reborn3');
+    const pushed = await batcher.accept(trigger(hello, 'reborn3-1', ['reborn3'], [{ subscriberId: 'reborn3', firstName: 'Given', channels: [phone] }]), withChannels.run);
+    await withChannels.committed();
+    expect(pushed).toMatchObject({ accepted: true, notifications: 1, inline: [] });
+    expect(await rows(`SELECT first_name, channels, version FROM subscribers WHERE subscriber_id = 'reborn3'`)).toEqual([{ first_name: 'Given', channels: [phone], version: 1 }]);
     // Named by id: the other request's row stays as it made it.
     const byId = recreatedMeanwhile(hello, 'reborn2');
     const named = await batcher.accept(trigger(hello, 'reborn2-1', ['reborn2']), byId.run);
@@ -819,18 +834,28 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     await expectLeftToJobs('reborn2-1', 'reborn2', helloJobs);
   });
 
-  it('applies an object setting channels through the upsert though it left its recipient as stored, merging them into a row changed meanwhile', async () => {
+  it('applies an object setting channels that left its recipient as stored to a row changed meanwhile, merging them, in one statement', async () => {
     const hello = acceptance('x').workflow;
     const { pool } = database.db;
     const phone = { providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000002', credentials: { deviceTokens: ['token-1'] } };
     await pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, channels) VALUES ($1, 'handset', 'Hand', $2)`, [env, JSON.stringify([phone])]);
-    const batcher = new TriggerBatcher(pool, queue);
+    const recording = recordingPool();
+    const batcher = new TriggerBatcher(recording.pool, queue);
     // Another request drops the device and renames the subscriber after the step read it; the trigger's
     // object, which left the row as stored when read, comes after it: its device is there again.
     const writing = between(hello, `UPDATE subscribers SET channels = '[]', last_name = 'Since' WHERE subscriber_id = 'handset'`);
     const outcome = await batcher.accept(trigger(hello, 'handset-1', ['handset'], [{ subscriberId: 'handset', firstName: 'Hand', channels: [phone] }]), writing);
-    expect(outcome).toMatchObject({ accepted: true, notifications: 1 });
+    expect(outcome).toMatchObject({ accepted: true, notifications: 1, inline: [] });
+    expect({ transactions: recording.transactions, names: recording.names }).toEqual({ transactions: 0, names: ['herald-inline-recipients', 'herald-accept-triggers-channels'] });
     expect(await rows(`SELECT first_name, last_name, channels FROM subscribers WHERE subscriber_id = 'handset'`)).toEqual([{ first_name: 'Hand', last_name: 'Since', channels: [phone] }]);
+    await expectLeftToJobs('handset-1', 'handset', helloJobs);
+    // Given again and again, the object is remembered with the row it leaves as stored: no read, no upsert.
+    recording.names.length = 0;
+    for (const t of ['handset-2', 'handset-3', 'handset-4']) {
+      const again = await batcher.accept(trigger(hello, t, ['handset'], [{ subscriberId: 'handset', firstName: 'Hand', channels: [phone] }]), runInline(hello));
+      expect(again.accepted && again.inline.map((o) => o.status)).toEqual(['completed']);
+    }
+    expect({ transactions: recording.transactions, reads: recording.names.filter((n) => n === 'herald-inline-recipients').length }).toEqual({ transactions: 0, reads: 1 });
   });
 
   it('keeps the batch together when a remembered run it refused was on a row changed since', async () => {

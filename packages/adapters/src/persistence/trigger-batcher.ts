@@ -7,6 +7,7 @@ import {
   newSubscriberValues,
   SUBSCRIBER_CHANGES,
   SUBSCRIBER_CHANGES_WITHOUT_CHANNELS,
+  SUBSCRIBER_UPDATE_SET,
   SUBSCRIBER_UPDATE_SET_WITHOUT_CHANNELS,
   subscriberUpdateSetFrom,
   UPDATED_SUBSCRIBER_JSON,
@@ -101,7 +102,12 @@ const CREATED_AS = RAN + RAN_COLUMNS.length;
 const APPLIED = CREATED_AS + 1;
 const MESSAGES = APPLIED + 1;
 
-const ACCEPT_BATCH = `
+/**
+ * The accept statement (its parameters: `acceptParams`). Objects that left their subscribers as
+ * stored (`given`, `applied`) are applied in it with the channels merge only when one of them
+ * sets channels (`channels`): two prepared statements, as the merge costs every run that holds it.
+ */
+const acceptBatch = ({ channels }: { channels: boolean }) => `
 WITH defs AS (
   SELECT * FROM jsonb_to_recordset($${DEFINITIONS}::jsonb) AS d(def int, channels text[], tags text[], severity text, critical boolean,
     message_workflow jsonb, ${INLINE_STEP_COLUMN_TYPES}, steps_after_inline boolean, steps jsonb)
@@ -129,7 +135,7 @@ WITH defs AS (
   SELECT acc.event_id, acc.environment_id, w.sid FROM unnest($${NAMED}::int[], $${NAMED + 1}::text[]) AS w(idx, sid) JOIN acc ON acc.idx = w.idx
 ), given AS (
   -- Objects that needed no upsert (they left their subscriber as stored when read: settled; one per
-  -- subscriber, none setting channels: \`objectOf\`), of the accepted triggers giving them.
+  -- subscriber), of the accepted triggers giving them.
   SELECT o.environment_id, o.e FROM jsonb_to_recordset($${CREATED_AS}::jsonb) AS o(environment_id uuid, e jsonb, idxs int[])
   WHERE EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(o.idxs))
 ), created AS (
@@ -147,16 +153,16 @@ WITH defs AS (
   WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = c.environment_id AND s.subscriber_id = c.sid)
   ORDER BY c.environment_id, c.sid, c.e IS NULL
   ON CONFLICT (environment_id, subscriber_id) DO UPDATE
-  SET ${subscriberUpdateSetFrom(`(SELECT o.e FROM given o WHERE o.environment_id = s.environment_id AND o.e->>'subscriberId' = s.subscriber_id LIMIT 1)`)}
+  SET ${subscriberUpdateSetFrom(`(SELECT o.e FROM given o WHERE o.environment_id = s.environment_id AND o.e->>'subscriberId' = s.subscriber_id LIMIT 1)`, { channels })}
   RETURNING id, environment_id, subscriber_id
 ), applied AS (
   -- A subscriber object that left its recipient as stored when read (just now or remembered), so
   -- that no upsert follows (\`SettlingObject\`): applied here if the row has changed since (the run
   -- on it is then refused) and a trigger giving the object is accepted.
-  UPDATE subscribers s SET ${SUBSCRIBER_UPDATE_SET_WITHOUT_CHANNELS}
+  UPDATE subscribers s SET ${channels ? SUBSCRIBER_UPDATE_SET : SUBSCRIBER_UPDATE_SET_WITHOUT_CHANNELS}
   FROM jsonb_to_recordset($${APPLIED}::jsonb) AS i(environment_id uuid, e jsonb, seen_version text, idxs int[])
   WHERE s.environment_id = i.environment_id AND s.subscriber_id = i.e->>'subscriberId' AND ${rowVersion('s')} <> i.seen_version
-    AND ${SUBSCRIBER_CHANGES_WITHOUT_CHANNELS} AND EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(i.idxs))
+    AND ${channels ? SUBSCRIBER_CHANGES : SUBSCRIBER_CHANGES_WITHOUT_CHANNELS} AND EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(i.idxs))
 ), recipients AS (
   SELECT w.event_id, s.id, s.subscriber_id FROM wanted w
   JOIN subscribers s ON s.environment_id = w.environment_id AND s.subscriber_id = w.sid
@@ -251,7 +257,8 @@ function rowVersion(s: string): string {
 
 const inlineRecipientsStatement = prepared('herald-inline-recipients', INLINE_RECIPIENTS);
 const changedSubscribersStatement = prepared('herald-changed-subscribers', CHANGED_SUBSCRIBERS);
-const acceptStatement = prepared('herald-accept-triggers', ACCEPT_BATCH);
+const acceptStatement = prepared('herald-accept-triggers', acceptBatch({ channels: false }));
+const acceptWithChannelsStatement = prepared('herald-accept-triggers-channels', acceptBatch({ channels: true }));
 
 interface Pending {
   acceptance: TriggerAcceptance;
@@ -268,7 +275,7 @@ interface Pending {
 }
 
 /**
- * The accept statement's parameters (see ACCEPT_BATCH) for a batch whose steps run inline gave
+ * The accept statement's parameters (see `acceptBatch`) for a batch whose steps run inline gave
  * `ran` (per trigger). Triggers given the same workflow object (the cached read) share a definition:
  * its columns, job template and inline step go once.
  */
@@ -520,7 +527,8 @@ export class TriggerBatcher {
 
   private async write(batch: Pending[], retry = false): Promise<AcceptOutcome[]> {
     const { ran, seen, settled, createdAs, checks, applied } = await this.runInline(batch);
-    const statement = acceptStatement(acceptParams(batch, ran, createdAs, checks, applied));
+    const params = acceptParams(batch, ran, createdAs, checks, applied);
+    const statement = [...createdAs, ...applied].some(({ e }) => e.channels !== undefined) ? acceptWithChannelsStatement(params) : acceptStatement(params);
     // A subscriber object that leaves its subscriber as stored needs no upsert: such a trigger is
     // written by one statement, as one naming its recipient by id is (Novu skips that update too).
     const applies = ({ acceptance: a }: Pending) => a.upserts.some((u) => !settled.has(subscriberKey(a.environmentId, u.subscriberId)));
@@ -613,8 +621,7 @@ export class TriggerBatcher {
     // of the triggers that count. Each on its own (`each`): whether a subscriber is `settled` (every
     // object leaves it as stored, so any of them does, whichever triggers are accepted) is asked of
     // each, not of their fold. Per subscriber, the triggers giving them (`givers`, by index in the
-    // batch), and the object as JSON if every one of them gives the same and it sets no channels
-    // (`objectOf`; null otherwise).
+    // batch), and the object as JSON if every one of them gives the same (`objectOf`; null otherwise).
     const each: SubscriberObject[] = [];
     const givers = new Map<string, number[]>();
     const objectOf = new Map<string, { e: SubscriberInput; json: string } | null>();
@@ -628,8 +635,7 @@ export class TriggerBatcher {
         givers.set(key, [...(givers.get(key) ?? []), idx]);
         const json = JSON.stringify(e);
         const known = objectOf.get(key);
-        // An object setting channels is always upserted: the accept statement applies objects without them.
-        if (known === undefined) objectOf.set(key, e.channels === undefined ? { e, json } : null);
+        if (known === undefined) objectOf.set(key, { e, json });
         else if (known?.json !== json) objectOf.set(key, null);
       }
     });
