@@ -1,5 +1,5 @@
 import { InAppStepHandler, inlineRunner, RunNotifications, type AcceptOutcome, type DeliveryWorkflow, type JobRepository, type RunInline, type StepHandlers, type TriggerAcceptance } from '@herald/domain';
-import type { Pool, PoolClient } from 'pg';
+import pg, { type Pool, type PoolClient } from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgBossDeliveryQueue, STEPS_QUEUE } from '../queue/pg-boss-delivery-queue';
@@ -871,6 +871,22 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(outcome).toMatchObject({ accepted: true, inline: [] });
     expect(pool.accepts - accepts).toBe(1);
     expect((await jobsOf((await notification('steadfast-3', 'steadfast')).id)).map((j) => j.status)).toEqual(['queued', 'pending']);
+  });
+
+  it('has PostgreSQL plan the accept statement once per connection: after its first runs, one generic plan is reused', async () => {
+    // A prepared statement is planned for its parameters' values five times, then kept generic only if
+    // that plan looks no dearer than those: otherwise every batch pays for planning the statement
+    // (3-4 ms, more than running it). A change of its text can tip that choice without failing anything else.
+    const hello = acceptance('x').workflow;
+    const single = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      const batcher = new TriggerBatcher(single, queue);
+      for (let i = 0; i < 8; i++) await batcher.accept(trigger(hello, `planned-${i}`, ['grace']), runInline(hello));
+      const { rows: plans } = await single.query(`SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'herald-accept-triggers'`);
+      expect(plans).toEqual([{ generic_plans: 3, custom_plans: 5 }]);
+    } finally {
+      await single.end();
+    }
   });
 
   it('does not remember a recipient whose row is large', async () => {
