@@ -882,8 +882,15 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     try {
       const batcher = new TriggerBatcher(single, queue);
       for (let i = 0; i < 8; i++) await batcher.accept(trigger(hello, `planned-${i}`, ['grace']), runInline(hello));
-      const { rows: plans } = await single.query(`SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'herald-accept-triggers'`);
-      expect(plans).toEqual([{ generic_plans: 3, custom_plans: 5 }]);
+      // And its form with the channels merge, for recipients given the same object with their device each time.
+      const phone = { providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000004', credentials: { deviceTokens: ['token-4'] } };
+      await single.query(`INSERT INTO subscribers (environment_id, subscriber_id, channels) VALUES ($1, 'planned', $2)`, [env, JSON.stringify([phone])]);
+      for (let i = 0; i < 8; i++) await batcher.accept(trigger(hello, `planned-channels-${i}`, ['planned'], [{ subscriberId: 'planned', channels: [phone] }]), runInline(hello));
+      const { rows: plans } = await single.query(`SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'herald-accept-triggers%' ORDER BY name`);
+      expect(plans).toEqual([
+        { name: 'herald-accept-triggers', generic_plans: 3, custom_plans: 5 },
+        { name: 'herald-accept-triggers-channels', generic_plans: 3, custom_plans: 5 },
+      ]);
     } finally {
       await single.end();
     }
