@@ -6,9 +6,8 @@ import {
   NEW_SUBSCRIBER_COLUMNS,
   newSubscriberValues,
   SUBSCRIBER_CHANGES,
-  SUBSCRIBER_CHANGES_WITHOUT_CHANNELS,
-  SUBSCRIBER_UPDATE_SET,
-  SUBSCRIBER_UPDATE_SET_WITHOUT_CHANNELS,
+  subscriberChanges,
+  subscriberUpdateSet,
   subscriberUpdateSetFrom,
   UPDATED_SUBSCRIBER_JSON,
   upsertSubscribers,
@@ -159,10 +158,10 @@ WITH defs AS (
   -- A subscriber object that left its recipient as stored when read (just now or remembered), so
   -- that no upsert follows (\`SettlingObject\`): applied here if the row has changed since (the run
   -- on it is then refused) and a trigger giving the object is accepted.
-  UPDATE subscribers s SET ${channels ? SUBSCRIBER_UPDATE_SET : SUBSCRIBER_UPDATE_SET_WITHOUT_CHANNELS}
+  UPDATE subscribers s SET ${subscriberUpdateSet({ channels })}
   FROM jsonb_to_recordset($${APPLIED}::jsonb) AS i(environment_id uuid, e jsonb, seen_version text, idxs int[])
   WHERE s.environment_id = i.environment_id AND s.subscriber_id = i.e->>'subscriberId' AND ${rowVersion('s')} <> i.seen_version
-    AND ${channels ? SUBSCRIBER_CHANGES : SUBSCRIBER_CHANGES_WITHOUT_CHANNELS} AND EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(i.idxs))
+    AND ${subscriberChanges({ channels })} AND EXISTS (SELECT 1 FROM acc WHERE acc.idx = ANY(i.idxs))
 ), recipients AS (
   SELECT w.event_id, s.id, s.subscriber_id FROM wanted w
   JOIN subscribers s ON s.environment_id = w.environment_id AND s.subscriber_id = w.sid
