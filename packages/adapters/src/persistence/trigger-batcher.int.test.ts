@@ -239,17 +239,38 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     };
   };
 
-  /** The real pool, recording the named statements run on it and the transactions (connections taken). */
+  /**
+   * The real pool, recording the named statements that go through it (in a transaction too) and the
+   * transactions (connections taken); `reads` and `accepts` count the inline recipients' reads and the
+   * accept statements among them.
+   */
   const recordingPool = () => {
     const { pool: real } = database.db;
-    const recording = { pool: Object.create(real) as Pool, names: [] as string[], transactions: 0 };
-    recording.pool.query = ((config: { name?: string }, ...rest: unknown[]) => {
-      if (config?.name) recording.names.push(config.name);
-      return (real.query as (...args: unknown[]) => Promise<unknown>)(config, ...rest);
-    }) as unknown as Pool['query'];
-    recording.pool.connect = (() => {
+    const recording = Object.create(real) as Pool & { names: string[]; transactions: number; readonly reads: number; readonly accepts: number };
+    recording.names = [];
+    recording.transactions = 0;
+    Object.defineProperties(recording, {
+      reads: { get: () => recording.names.filter((name) => name === 'herald-inline-recipients').length },
+      accepts: { get: () => recording.names.filter(isAccept).length },
+    });
+    const record = (config: unknown) => {
+      const name = (config as { name?: string })?.name;
+      if (name) recording.names.push(name);
+    };
+    recording.query = ((config: unknown, ...rest: unknown[]) => {
+      record(config);
+      return (real.query as (...args: unknown[]) => unknown)(config, ...rest);
+    }) as Pool['query'];
+    recording.connect = (async () => {
       recording.transactions++;
-      return real.connect();
+      const client = await real.connect();
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      const proxy = Object.create(client) as PoolClient;
+      proxy.query = ((config: unknown, ...rest: unknown[]) => {
+        record(config);
+        return query(config, ...rest);
+      }) as PoolClient['query'];
+      return proxy;
     }) as Pool['connect'];
     return recording;
   };
@@ -504,7 +525,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, email) VALUES ($1, 'steady', 'Steady', 'steady@example.com')`, [env]);
     const recording = recordingPool();
     const { names } = recording;
-    const batcher = new TriggerBatcher(recording.pool, queue);
+    const batcher = new TriggerBatcher(recording, queue);
     const [{ version: before }] = await rows<{ version: number }>(`SELECT version FROM subscribers WHERE subscriber_id = 'steady'`);
 
     const same = await batcher.accept(trigger(hello, 'inline-11a', ['steady'], [{ subscriberId: 'steady', firstName: 'Steady', email: 'steady@example.com' }]), runInline(hello));
@@ -563,39 +584,12 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     expect(await jobsOf(grace.id)).toEqual([]);
   });
 
-  /** The pool, counting the reads of inline recipients and the accept statements that go through it (those in a transaction too). */
-  const countingReads = () => {
-    const pool = database.db.pool;
-    const counting = Object.create(pool) as Pool & { reads: number; accepts: number };
-    counting.reads = 0;
-    counting.accepts = 0;
-    const count = (config: unknown) => {
-      const name = (config as { name?: string })?.name;
-      if (name === 'herald-inline-recipients') counting.reads++;
-      if (isAccept(name)) counting.accepts++;
-    };
-    counting.query = ((config: unknown, ...rest: unknown[]) => {
-      count(config);
-      return (pool.query as (...args: unknown[]) => unknown)(config, ...rest);
-    }) as Pool['query'];
-    counting.connect = (async () => {
-      const client = await pool.connect();
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      const proxy = Object.create(client) as PoolClient;
-      proxy.query = ((config: unknown, ...rest: unknown[]) => {
-        count(config);
-        return query(config, ...rest);
-      }) as PoolClient['query'];
-      return proxy;
-    }) as Pool['connect'];
-    return counting;
-  };
   const bodyOf = async (transactionId: string, subscriberId: string) =>
     (await rows<{ body: string }>('SELECT body FROM messages WHERE notification_id = $1', [(await notification(transactionId, subscriberId)).id]))[0]?.body;
 
   it('runs the step on a remembered recipient without reading it again, and leaves it to its jobs once any write changed the row', async () => {
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'kept', 'Kept')`, [env]);
-    const pool = countingReads();
+    const pool = recordingPool();
     const batcher = new TriggerBatcher(pool, queue);
     const accept = async (transactionId: string) => {
       const outcome = await batcher.accept(trigger(greet, transactionId, ['kept']), runInline(greet));
@@ -621,7 +615,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
   it("leaves a remembered recipient to its job once its preferences changed, and reads them again for the next trigger", async () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'choosy', 'Choosy')`, [env]);
-    const pool = countingReads();
+    const pool = recordingPool();
     const batcher = new TriggerBatcher(pool, queue);
     const accept = async (transactionId: string) => {
       const outcome = await batcher.accept(trigger(hello, transactionId, ['choosy']), runInline(hello));
@@ -654,7 +648,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
   it('leaves a recipient to its job when its row or its preferences change between the read and the write', async () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'racer', 'Racer'), ($1, 'racer2', 'Racer')`, [env]);
-    const pool = countingReads();
+    const pool = recordingPool();
     const batcher = new TriggerBatcher(pool, queue);
     // Another request commits after the step read its recipient, before the trigger's write.
     const racing = await batcher.accept(trigger(hello, 'race-1', ['racer']), between(hello, `UPDATE subscribers SET last_name = 'Late' WHERE subscriber_id = 'racer'`));
@@ -682,7 +676,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
   it('runs the step on a recipient remembered with the object its triggers give, and applies the object if the row changed since', async () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'named', 'Named'), ($1, 'named2', 'Named')`, [env]);
-    const pool = countingReads();
+    const pool = recordingPool();
     const batcher = new TriggerBatcher(pool, queue);
     const object = { subscriberId: 'named', firstName: 'Named', email: 'named@example.com' };
     const accept = async (workflow: DeliveryWorkflow, transactionId: string, subscriber = object) => {
@@ -729,7 +723,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     );
     const welcome = (await new SqlEventRepository(direct, queue).findWorkflow(env, 'welcome'))!;
     await direct.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, last_name) VALUES ($1, 'mixer', 'Mix', 'Smith')`, [env]);
-    const batcher = new TriggerBatcher(countingReads(), queue);
+    const batcher = new TriggerBatcher(recordingPool(), queue);
     const object = { subscriberId: 'mixer', firstName: 'Mix', email: 'mix@example.com' };
     for (const t of ['mix-1', 'mix-2']) await batcher.accept(trigger(hello, t, ['mixer'], [object]), runInline(hello));
     await direct.query(`UPDATE subscribers SET first_name = 'Renamed' WHERE subscriber_id = 'mixer'`);
@@ -762,7 +756,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const hello = acceptance('x').workflow;
     const object = (subscriberId: string) => ({ subscriberId, firstName: 'Given', lastName: 'Object' });
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id) VALUES ($1, 'vanished'), ($1, 'vanished2')`, [env]);
-    const batcher = new TriggerBatcher(countingReads(), queue);
+    const batcher = new TriggerBatcher(recordingPool(), queue);
     for (const id of ['vanished', 'vanished2']) for (const t of ['a', 'b']) await batcher.accept(trigger(hello, `${id}-${t}`, [id], [object(id)]), runInline(hello));
     await database.db.pool.query(`DELETE FROM subscribers WHERE subscriber_id IN ('vanished', 'vanished2')`);
     const stored = (id: string) => rows(`SELECT first_name, last_name FROM subscribers WHERE subscriber_id = $1`, [id]);
@@ -840,7 +834,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
     const phone = { providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000002', credentials: { deviceTokens: ['token-1'] } };
     await pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, channels) VALUES ($1, 'handset', 'Hand', $2)`, [env, JSON.stringify([phone])]);
     const recording = recordingPool();
-    const batcher = new TriggerBatcher(recording.pool, queue);
+    const batcher = new TriggerBatcher(recording, queue);
     // Another request drops the device and renames the subscriber after the step read it; the trigger's
     // object, which left the row as stored when read, comes after it: its device is there again.
     const writing = between(hello, `UPDATE subscribers SET channels = '[]', last_name = 'Since' WHERE subscriber_id = 'handset'`);
@@ -855,12 +849,12 @@ describe('TriggerBatcher running the first in-app step inline', () => {
       const again = await batcher.accept(trigger(hello, t, ['handset'], [{ subscriberId: 'handset', firstName: 'Hand', channels: [phone] }]), runInline(hello));
       expect(again.accepted && again.inline.map((o) => o.status)).toEqual(['completed']);
     }
-    expect({ transactions: recording.transactions, reads: recording.names.filter((n) => n === 'herald-inline-recipients').length }).toEqual({ transactions: 0, reads: 1 });
+    expect({ transactions: recording.transactions, reads: recording.reads }).toEqual({ transactions: 0, reads: 1 });
   });
 
   it('keeps the batch together when a remembered run it refused was on a row changed since', async () => {
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'steadfast', 'Steadfast')`, [env]);
-    const pool = countingReads();
+    const pool = recordingPool();
     const batcher = new TriggerBatcher(pool, queue);
     const object = { subscriberId: 'steadfast', firstName: 'Steadfast' };
     for (const t of ['steadfast-1', 'steadfast-2']) await batcher.accept(trigger(greet, t, ['steadfast'], [object]), runInline(greet));
@@ -899,7 +893,7 @@ describe('TriggerBatcher running the first in-app step inline', () => {
   it('does not remember a recipient whose row is large', async () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, data) VALUES ($1, 'large', $2)`, [env, { notes: 'x'.repeat(20_000) }]);
-    const pool = countingReads();
+    const pool = recordingPool();
     const batcher = new TriggerBatcher(pool, queue);
     for (const t of ['large-1', 'large-2']) {
       const outcome = await batcher.accept(trigger(hello, t, ['large']), runInline(hello));
