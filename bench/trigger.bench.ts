@@ -161,14 +161,19 @@ try {
       return { rate: load.perSecond, server: (cpu.user + cpu.system) / 1e3 / load.total, load: (load.cpuSeconds * 1e3) / load.total };
     };
     const floor = await startHttpFloor();
-    let bareMs: { server: number; load: number };
+    let bareMs: Awaited<ReturnType<typeof atHalfRate>>;
     try {
-      const bare = (bareMs = await atHalfRate({ url: floor.url, apiKey: svc.apiKey }, 'bench-in-app'));
-      report(`HTTP floor: a server storing nothing (JSON parsed, 201), the same load at that rate (${CONCURRENCY} connections, ${SUSTAINED_SECONDS} s)`, Math.round(bare.rate), 'requests/s');
+      bareMs = await atHalfRate({ url: floor.url, apiKey: svc.apiKey }, 'bench-in-app');
+      report(`HTTP floor: a server storing nothing (JSON parsed, 201), the same load at that rate (${CONCURRENCY} connections, ${SUSTAINED_SECONDS} s)`, Math.round(bareMs.rate), 'requests/s');
       report('CPU per request of that floor: server / load generator', `${bareMs.server.toFixed(3)} / ${bareMs.load.toFixed(3)}`, 'ms');
     } finally {
       await floor.close();
     }
+    report(
+      `of that, left after the HTTP floor and the load generator (Herald's service and PostgreSQL spent ${(cpuMs.service + cpuMs.postgres).toFixed(3)} ms under the sustained load)`,
+      (budget - bareMs.server - bareMs.load).toFixed(3),
+      'ms',
+    );
     // Herald before the write: the same load at that rate, triggering the workflow switched off. Each
     // trigger passes what every trigger passes before its write (Hono's routing, the API key, the body's
     // size and depth, idempotency, zod's validation of the body, the use case's recipients and its cached
@@ -176,11 +181,6 @@ try {
     const before = await atHalfRate(svc, 'bench-inactive');
     report(`Herald before the write: triggers of a workflow switched off (201, nothing written), the same load at that rate`, Math.round(before.rate), 'requests/s');
     report('CPU per request of that: service / load generator', `${before.server.toFixed(3)} / ${before.load.toFixed(3)}`, 'ms');
-    report(
-      `of that, left after the HTTP floor and the load generator (Herald's service and PostgreSQL spent ${(cpuMs.service + cpuMs.postgres).toFixed(3)} ms under the sustained load)`,
-      (budget - bareMs.server - bareMs.load).toFixed(3),
-      'ms',
-    );
 
     const [{ batch }] = await query<{ batch: number }>(db, 'SELECT count(*)::float / count(DISTINCT xmin::text) AS batch FROM events WHERE created_at BETWEEN $1 AND $2', [sustainedFrom, sustainedTo]);
     const [{ pid: baseBackend }] = (await baseClient.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
