@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, BootstrapSpec, Caller, CredentialCipher, Environment, EnvironmentSettings, RetryPolicy, TenancyRepository } from '@herald/domain';
+import type { ApiKeyRecord, BootstrapSpec, BridgeRegistration, Caller, CredentialCipher, Environment, EnvironmentSettings, RetryPolicy, TenancyRepository } from '@herald/domain';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { isUuid } from './sql-params';
 
@@ -55,6 +55,10 @@ export class PrismaTenancyRepository implements TenancyRepository {
     await this.prisma.environment.update({ where: { id: environmentId }, data: { retryPolicy: policy ?? Prisma.DbNull } });
   }
 
+  async setBridge(environmentId: string, bridge: BridgeRegistration): Promise<void> {
+    await this.prisma.environment.update({ where: { id: environmentId }, data: { bridgeUrl: bridge.url, bridgeKeyHash: bridge.keyHash } });
+  }
+
   async findEnvironmentByIdentifier(publicIdentifier: string): Promise<Environment | null> {
     const row = await this.prisma.environment.findUnique({ where: { publicIdentifier } });
     return row && toEnvironment(row);
@@ -98,10 +102,11 @@ export class PrismaTenancyRepository implements TenancyRepository {
 
 const apiKeySelect = { id: true, environmentId: true, hint: true, createdAt: true, revokedAt: true } as const;
 
-type EnvironmentRow = Omit<Environment, 'retryPolicy'> & { retryPolicy?: unknown };
+type EnvironmentRow = Omit<Environment, 'retryPolicy' | 'bridge'> & { retryPolicy?: unknown; bridgeUrl?: string | null; bridgeKeyHash?: string | null };
 
 function toEnvironment(row: EnvironmentRow): Environment {
   const { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins } = row;
   const retryPolicy = (row.retryPolicy ?? null) as Environment['retryPolicy'];
-  return { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins, retryPolicy };
+  const bridge = row.bridgeUrl && row.bridgeKeyHash ? { url: row.bridgeUrl, keyHash: row.bridgeKeyHash } : null;
+  return { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins, retryPolicy, bridge };
 }

@@ -2,6 +2,7 @@ import {
   DomainError,
   type OffsetPage,
   type Severity,
+  type StepSchemas,
   type Workflow,
   type WorkflowChanges,
   type WorkflowDraft,
@@ -22,12 +23,12 @@ type Row = Prisma.WorkflowGetPayload<{ include: typeof withSteps }>;
 // Writes the whole step list in one statement: a stepId that exists keeps its row (and id, which
 // jobs refer to); the others are inserted. Steps no longer listed are deleted just before.
 const UPSERT_STEPS = `
-INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values, skip, updated_at)
-SELECT $1::uuid, s.step_id, s.name, s.type, s.position, s.control_values, s.skip, now()
-FROM jsonb_to_recordset($2::jsonb) AS s(step_id text, name text, type text, position int, control_values jsonb, skip jsonb)
+INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values, skip, schemas, updated_at)
+SELECT $1::uuid, s.step_id, s.name, s.type, s.position, s.control_values, s.skip, s.schemas, now()
+FROM jsonb_to_recordset($2::jsonb) AS s(step_id text, name text, type text, position int, control_values jsonb, skip jsonb, schemas jsonb)
 ON CONFLICT (workflow_id, step_id) DO UPDATE SET
   name = EXCLUDED.name, type = EXCLUDED.type, position = EXCLUDED.position,
-  control_values = EXCLUDED.control_values, skip = EXCLUDED.skip, updated_at = now()`;
+  control_values = EXCLUDED.control_values, skip = EXCLUDED.skip, schemas = EXCLUDED.schemas, updated_at = now()`;
 
 function conflict(workflowId: string): DomainError {
   return new DomainError('WORKFLOW_ALREADY_EXISTS', `A workflow with the identifier '${workflowId}' already exists in this environment`);
@@ -52,7 +53,38 @@ function stepRows(draft: WorkflowDraft) {
     position,
     control_values: s.controlValues,
     skip: s.skip,
+    schemas: s.schemas ?? null,
   }));
+}
+
+function createData(environmentId: string, draft: WorkflowDraft): Prisma.WorkflowUncheckedCreateInput {
+  return {
+    ...(attributes(draft) as Prisma.WorkflowCreateWithoutStepsInput),
+    workflowId: draft.workflowId,
+    name: draft.name,
+    environmentId,
+    steps: {
+      createMany: {
+        data: draft.steps.map((s, position) => ({
+          stepId: s.stepId,
+          name: s.name,
+          type: s.type,
+          position,
+          controlValues: s.controlValues as Prisma.InputJsonValue,
+          skip: jsonOrNull(s.skip),
+          schemas: jsonOrNull(s.schemas ?? null),
+        })),
+      },
+    },
+  } as Prisma.WorkflowUncheckedCreateInput;
+}
+
+async function replaceIn(tx: Prisma.TransactionClient, environmentId: string, id: string, draft: WorkflowDraft): Promise<Workflow | null> {
+  const { count } = await tx.workflow.updateMany({ where: { id, environmentId, deleted: false }, data: attributes(draft) });
+  if (count === 0) return null;
+  await tx.workflowStep.deleteMany({ where: { workflowId: id, stepId: { notIn: draft.steps.map((s) => s.stepId) } } });
+  if (draft.steps.length) await tx.$executeRawUnsafe(UPSERT_STEPS, id, JSON.stringify(stepRows(draft)));
+  return toWorkflow(await tx.workflow.findUniqueOrThrow({ where: { id }, include: withSteps }));
 }
 
 export class PrismaWorkflowRepository implements WorkflowRepository {
@@ -60,27 +92,7 @@ export class PrismaWorkflowRepository implements WorkflowRepository {
 
   async create(environmentId: string, draft: WorkflowDraft): Promise<Workflow> {
     try {
-      const row = await this.prisma.workflow.create({
-        data: {
-          ...(attributes(draft) as Prisma.WorkflowCreateWithoutStepsInput),
-          workflowId: draft.workflowId,
-          name: draft.name,
-          environmentId,
-          steps: {
-            createMany: {
-              data: draft.steps.map((s, position) => ({
-                stepId: s.stepId,
-                name: s.name,
-                type: s.type,
-                position,
-                controlValues: s.controlValues as Prisma.InputJsonValue,
-                skip: jsonOrNull(s.skip),
-              })),
-            },
-          },
-        } as Prisma.WorkflowUncheckedCreateInput,
-        include: withSteps,
-      });
+      const row = await this.prisma.workflow.create({ data: createData(environmentId, draft), include: withSteps });
       return toWorkflow(row);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(draft.workflowId);
@@ -97,18 +109,30 @@ export class PrismaWorkflowRepository implements WorkflowRepository {
 
   async replace(environmentId: string, id: string, draft: WorkflowDraft): Promise<Workflow | null> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
-        const { count } = await tx.workflow.updateMany({ where: { id, environmentId, deleted: false }, data: attributes(draft) });
-        if (count === 0) return null;
-        await tx.workflowStep.deleteMany({ where: { workflowId: id, stepId: { notIn: draft.steps.map((s) => s.stepId) } } });
-        if (draft.steps.length) await tx.$executeRawUnsafe(UPSERT_STEPS, id, JSON.stringify(stepRows(draft)));
-        const row = await tx.workflow.findUniqueOrThrow({ where: { id }, include: withSteps });
-        return toWorkflow(row);
-      });
+      return await this.prisma.$transaction((tx) => replaceIn(tx, environmentId, id, draft));
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(draft.workflowId);
       throw error;
     }
+  }
+
+  async syncExternal(environmentId: string, drafts: WorkflowDraft[]) {
+    return this.prisma.$transaction(async (tx) => {
+      const current = await tx.workflow.findMany({ where: { environmentId, deleted: false }, select: { id: true, workflowId: true, origin: true } });
+      const byIdentifier = new Map(current.map((w) => [w.workflowId, w]));
+      const taken = drafts.find((d) => byIdentifier.get(d.workflowId) && byIdentifier.get(d.workflowId)!.origin !== 'external');
+      if (taken) throw new DomainError('CONFLICT', `Workflow '${taken.workflowId}' was created through the API, not by a bridge: rename the workflow in code or delete the API one`);
+      const workflows: Workflow[] = [];
+      for (const draft of drafts) {
+        const existing = byIdentifier.get(draft.workflowId);
+        if (existing) workflows.push((await replaceIn(tx, environmentId, existing.id, draft))!);
+        else workflows.push(toWorkflow(await tx.workflow.create({ data: createData(environmentId, draft), include: withSteps })));
+      }
+      const listed = new Set(drafts.map((d) => d.workflowId));
+      const removed = current.filter((w) => w.origin === 'external' && !listed.has(w.workflowId));
+      if (removed.length) await tx.workflow.deleteMany({ where: { id: { in: removed.map((w) => w.id) } } });
+      return { workflows, removed: removed.map((w) => w.workflowId) };
+    });
   }
 
   async update(environmentId: string, id: string, changes: WorkflowChanges): Promise<Workflow | null> {
@@ -173,6 +197,7 @@ export function toWorkflow(row: Row): Workflow {
       type: s.type as WorkflowStepType,
       controlValues: (s.controlValues as Record<string, unknown>) ?? {},
       skip: (s.skip as Workflow['steps'][number]['skip']) ?? null,
+      schemas: (s.schemas as unknown as StepSchemas | null) ?? null,
     })),
   };
 }

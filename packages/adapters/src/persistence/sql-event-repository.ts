@@ -180,7 +180,7 @@ export class SqlEventRepository implements EventRepository {
   private async loadWorkflow(environmentId: string, identifier: string): Promise<DeliveryWorkflow | null> {
     const byId = isUuid(identifier);
     const { rows } = await this.pool.query(
-      `SELECT w.id, w.workflow_id, w.name, w.active, w.critical, w.severity, w.tags, w.data, w.payload_schema, w.preferences,
+      `SELECT w.id, w.workflow_id, w.name, w.active, w.critical, w.severity, w.origin, w.tags, w.data, w.payload_schema, w.preferences,
               COALESCE(json_agg(json_build_object('id', s.id, 'step_id', s.step_id, 'name', s.name, 'type', s.type, 'active', s.active,
                 'position', s.position, 'control_values', s.control_values, 'skip', s.skip, 'filters', s.filters) ORDER BY s.position)
                 FILTER (WHERE s.id IS NOT NULL), '[]') AS steps
@@ -198,6 +198,7 @@ export class SqlEventRepository implements EventRepository {
       active: row.active,
       critical: row.critical,
       severity: row.severity,
+      origin: row.origin,
       tags: row.tags,
       data: row.data,
       payloadSchema: row.payload_schema,

@@ -37,7 +37,7 @@ SELECT c.id AS job_id, c.attempts, c.leased, sj.delivery_state, n.id AS notifica
        row_to_json(s.*) AS subscriber,
        row_to_json(ws.*) AS step,
        json_build_object('id', w.id, 'identifier', w.workflow_id, 'name', w.name, 'active', w.active, 'critical', w.critical,
-         'severity', w.severity, 'tags', w.tags, 'data', w.data, 'preferences', w.preferences) AS workflow,
+         'severity', w.severity, 'origin', w.origin, 'tags', w.tags, 'data', w.data, 'preferences', w.preferences) AS workflow,
        (SELECT COALESCE(json_object_agg(pj.step_id, pj.output), '{}') FROM jobs pj
          WHERE pj.notification_id = n.id AND pj.output IS NOT NULL) AS outputs,
        ${stepPreferences('n.subscriber_id', 'w.id')} AS preferences

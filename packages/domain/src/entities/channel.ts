@@ -10,7 +10,7 @@ export type StepType = (typeof STEP_TYPES)[number];
  * wins and the other is discarded.
  */
 // digest and throttle too: their repositories count each job once, so two runs of one job must not overlap.
-export const LEASED_STEP_TYPES = ['email', 'sms', 'chat', 'push', 'http_request', 'digest', 'throttle'] as const satisfies readonly StepType[];
+export const LEASED_STEP_TYPES = ['email', 'sms', 'chat', 'push', 'http_request', 'digest', 'throttle', 'custom'] as const satisfies readonly StepType[];
 /** Step types a workflow can contain (`trigger` is the workflow's entry, not a step). */
 export type WorkflowStepType = Exclude<StepType, 'trigger'>;
 

@@ -1,6 +1,7 @@
 import type { SubscriberInput } from './subscriber';
 import type { ChannelType, Severity, WorkflowStepType } from './channel';
 import type { WorkflowPreferenceDefaults } from './preferences';
+import type { WorkflowOrigin } from './workflow';
 import type { StepFilter } from './step-filter';
 import type { JsonLogicRule } from '../rules/json-logic';
 
@@ -41,6 +42,8 @@ export interface DeliveryStep {
   controlValues: JsonObject;
   skip: JsonLogicRule | null;
   filters: StepFilter[];
+  /** The control values are content already rendered (a bridge's outputs): handlers use them as they are. */
+  rendered?: boolean;
 }
 
 /** A workflow as the trigger and the engine need it. */
@@ -51,6 +54,8 @@ export interface DeliveryWorkflow {
   active: boolean;
   critical: boolean;
   severity: Severity;
+  /** external: synced from a bridge, whose code gives each step's content (BridgeStepRunner). */
+  origin: WorkflowOrigin;
   tags: string[];
   data: JsonObject | null;
   payloadSchema: JsonObject | null;

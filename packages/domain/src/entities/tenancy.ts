@@ -21,6 +21,15 @@ export interface Environment {
   inboxHmac: boolean;
   /** Browser origins allowed to call the subscriber inbox API. */
   corsOrigins: string[];
+  /** The bridge last synced into the environment; null (or absent) before any sync. */
+  bridge?: BridgeRegistration | null;
+}
+
+/** Where an environment's code-defined workflows run, and which of its API keys signs the calls. */
+export interface BridgeRegistration {
+  url: string;
+  /** sha256 of the key that synced the bridge (the bridge verifies signatures with that secret key). */
+  keyHash: string;
 }
 
 /** What the operator may change on an environment. */

@@ -26,6 +26,14 @@ export interface WorkflowStep {
   controlValues: JsonObject;
   /** JSON Logic over {payload, subscriber}; a step whose rule is true is skipped. */
   skip: JsonLogicRule | boolean | null;
+  /** A synced step's JSON schemas from the bridge; null for steps written through the API. */
+  schemas?: StepSchemas | null;
+}
+
+/** What a bridge's discover said of a step: the schema its control values follow and its outputs'. */
+export interface StepSchemas {
+  controls: JsonObject;
+  outputs: JsonObject;
 }
 
 /** What a caller writes about a workflow, steps aside. */

@@ -1,5 +1,5 @@
 import type { RetryPolicy } from '../entities/retry-policy';
-import type { ApiKeyRecord, Caller, Environment, EnvironmentSettings, Organization } from '../entities/tenancy';
+import type { ApiKeyRecord, BridgeRegistration, Caller, Environment, EnvironmentSettings, Organization } from '../entities/tenancy';
 
 export const TenancyRepository = Symbol.for('TenancyRepository');
 
@@ -22,6 +22,8 @@ export interface TenancyRepository {
   setRetryPolicy(environmentId: string, policy: Partial<RetryPolicy> | null): Promise<void>;
   /** The environment with that public application identifier, or null. */
   findEnvironmentByIdentifier(publicIdentifier: string): Promise<Environment | null>;
+  /** Records the bridge synced into the environment (replacing any earlier one). */
+  setBridge(environmentId: string, bridge: BridgeRegistration): Promise<void>;
   /** Applies the defined settings; null when the environment does not exist. */
   updateEnvironment(environmentId: string, settings: EnvironmentSettings): Promise<Environment | null>;
   /**

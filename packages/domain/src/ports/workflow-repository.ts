@@ -36,6 +36,13 @@ export interface WorkflowRepository {
   replace(environmentId: string, id: string, draft: WorkflowDraft): Promise<Workflow | null>;
   /** Applies the defined attributes (steps untouched); null when not found. */
   update(environmentId: string, id: string, changes: WorkflowChanges): Promise<Workflow | null>;
+  /**
+   * A bridge sync, in one transaction: creates or replaces each draft (matched by workflowId; a
+   * step whose stepId stays keeps its internal id) and deletes the environment's `external`
+   * workflows not among them. Throws CONFLICT when a draft's workflowId names a workflow of
+   * another origin. Returns the drafts as written, in order, and the trigger identifiers removed.
+   */
+  syncExternal(environmentId: string, drafts: WorkflowDraft[]): Promise<{ workflows: Workflow[]; removed: string[] }>;
   /** Removes the workflow with its steps and subscriber preferences for it; false when not found. */
   delete(environmentId: string, id: string): Promise<boolean>;
   /**

@@ -135,6 +135,11 @@ function content(type: WorkflowStepType, c: JsonObject): StepContent {
   }
 }
 
+/** Content that is already rendered (a bridge's outputs) shaped like rendered controls: no template runs. */
+export function renderedStepContent(type: WorkflowStepType, values: JsonObject): StepContent {
+  return content(type, values);
+}
+
 /**
  * THE renderer of step content, shared by the step preview and the delivery engine: renders each
  * template among a step's (validated) control values with LiquidJS against the variables and shapes

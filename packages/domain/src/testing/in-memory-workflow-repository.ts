@@ -26,7 +26,7 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
       throw new DomainError('WORKFLOW_ALREADY_EXISTS', `Workflow '${draft.workflowId}' already exists`);
     }
     const now = this.now();
-    const { origin = 'external', steps, ...attributes } = draft;
+    const { origin = 'novu-cloud', steps, ...attributes } = draft;
     const workflow: Workflow = {
       id: randomUUID(),
       environmentId,
@@ -74,6 +74,20 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
     const next = { ...current, ...defined, updatedAt: this.now() };
     this.rows.set(id, next);
     return this.clone(next);
+  }
+
+  async syncExternal(environmentId: string, drafts: WorkflowDraft[]) {
+    const mine = [...this.rows.values()].filter((w) => w.environmentId === environmentId);
+    const other = drafts.find((d) => mine.some((w) => w.workflowId === d.workflowId && w.origin !== 'external'));
+    if (other) throw new DomainError('CONFLICT', `Workflow '${other.workflowId}' was created through the API`);
+    const workflows: Workflow[] = [];
+    for (const draft of drafts) {
+      const current = mine.find((w) => w.workflowId === draft.workflowId);
+      workflows.push(current ? (await this.replace(environmentId, current.id, draft))! : await this.create(environmentId, draft));
+    }
+    const removed = mine.filter((w) => w.origin === 'external' && !drafts.some((d) => d.workflowId === w.workflowId));
+    for (const w of removed) this.rows.delete(w.id);
+    return { workflows, removed: removed.map((w) => w.workflowId) };
   }
 
   async delete(environmentId: string, id: string): Promise<boolean> {

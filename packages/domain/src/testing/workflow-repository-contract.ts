@@ -105,5 +105,21 @@ export function workflowRepositoryContract(name: string, setup: () => Promise<Wo
       const page = await repo.list(env, { query: mark }, { ...order, orderDirection: 'DESC' }, { offset: 1, limit: 1 });
       expect(page).toMatchObject({ totalCount: 3, workflows: [{ name: 'b-beta' }] });
     });
+    it('syncs external workflows: keeps step ids, removes the unlisted, refuses an API workflow of the same identifier', async () => {
+      const { repo, environments: [, env] } = await setup();
+      const [kept, dropped, api] = [unique('kept'), unique('dropped'), unique('api')];
+      const schemas = { controls: { type: 'object' }, outputs: { type: 'object', required: ['body'] } };
+      const external = (id: string, steps = [{ ...step('s1'), schemas }]) => draft(id, { origin: 'external', steps });
+      await repo.create(env, draft(api));
+      const first = await repo.syncExternal(env, [external(kept), external(dropped)]);
+      expect(first.workflows.map((w) => [w.workflowId, w.origin, w.steps[0].schemas])).toEqual([[kept, 'external', schemas], [dropped, 'external', schemas]]);
+      const second = await repo.syncExternal(env, [external(kept, [{ ...step('s1'), schemas }, { ...step('s2'), schemas }])]);
+      expect(second.removed).toEqual([dropped]);
+      expect(second.workflows[0].steps[0].id).toBe(first.workflows[0].steps[0].id);
+      expect(await repo.find(env, dropped)).toBeNull();
+      await expect(repo.syncExternal(env, [external(api)])).rejects.toMatchObject({ code: 'CONFLICT' });
+      expect((await repo.find(env, kept))?.steps.map((s) => s.stepId)).toEqual(['s1', 's2']);
+      expect((await repo.find(env, api))?.origin).toBe('novu-cloud');
+    });
   });
 }

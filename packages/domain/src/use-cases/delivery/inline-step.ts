@@ -11,6 +11,8 @@ import type { RunNotifications } from './run-notifications';
  * kept on the notification, and the activity log shows it like any other job.
  */
 export function inlineStep(workflow: DeliveryWorkflow): DeliveryStep | null {
+  // A synced workflow's first step asks its bridge: never within the trigger's transaction.
+  if (workflow.origin === 'external') return null;
   const first = workflow.steps.find((s) => s.active);
   return first?.type === 'in_app' ? first : null;
 }

@@ -27,6 +27,7 @@ const workflow = (steps: DeliveryStep[]): DeliveryWorkflow => ({
   active: true,
   critical: false,
   severity: 'none',
+  origin: 'novu-cloud',
   tags: [],
   data: null,
   payloadSchema: null,

@@ -59,7 +59,9 @@ export class TriggerEvent {
       return { acknowledged: true, status: 'no_workflow_active_steps_defined', transactionId, error: [`workflow '${workflow.identifier}' has no active steps`] };
     }
     const payload = input.payload ?? {};
-    const payloadErrors = validatePayload(workflow.payloadSchema, payload);
+    // A synced workflow's schema is the bridge's to enforce: its refusal is recorded in the activity
+    // log (as the original service does for code-defined workflows), not answered here.
+    const payloadErrors = workflow.origin === 'external' ? {} : validatePayload(workflow.payloadSchema, payload);
     if (Object.keys(payloadErrors).length) {
       throw new DomainError('PAYLOAD_INVALID', `payload does not match the workflow's schema: ${Object.entries(payloadErrors).map(([f, e]) => `${f} ${e.messages[0]}`).join('; ')}`, payloadErrors);
     }

@@ -7,6 +7,7 @@ import { buildPreviewExample, collectVariables, mergeDeep } from '../../rules/pr
 import { renderStepContent, type RenderVariables, type StepRenderResult } from '../../rules/render-step';
 import { validateStepControls } from '../../rules/step-controls';
 import type { Clock } from '../../shared/clock';
+import type { PreviewBridgeStep } from '../bridge/preview-bridge-step';
 import { systemClock } from '../../shared/clock';
 
 export interface PreviewStepInput {
@@ -35,6 +36,8 @@ export class PreviewStep {
     private readonly workflows: Pick<WorkflowRepository, 'find'>,
     private readonly environments: Pick<TenancyRepository, 'findEnvironment'>,
     private readonly clock: Clock = systemClock,
+    /** Previews synced workflows' steps on their bridge; without it they render like API steps. */
+    private readonly bridge?: PreviewBridgeStep,
   ) {}
 
   async execute(input: PreviewStepInput): Promise<StepPreview> {
@@ -43,6 +46,11 @@ export class PreviewStep {
     const step = workflow.steps.find((s) => s.stepId === input.stepId || s.id === input.stepId);
     if (!step) throw DomainError.notFound('NOT_FOUND', `Step of workflow '${workflow.workflowId}'`, input.stepId);
 
+    if (workflow.origin === 'external' && this.bridge) {
+      const variables = (input.previewPayload ?? {}) as RenderVariables;
+      const result = await this.bridge.execute(input.environmentId, workflow, step, input.controlValues ?? step.controlValues, variables);
+      return { previewPayloadExample: variables, schema: workflow.payloadSchema, result };
+    }
     let controlValues = step.controlValues;
     if (input.controlValues !== undefined) {
       const errors: FieldErrors = {};

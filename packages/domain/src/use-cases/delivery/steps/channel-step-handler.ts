@@ -8,7 +8,7 @@ import type { RunnableJob } from '../../../ports/job-repository';
 import type { SubscriberRepository } from '../../../ports/subscriber-repository';
 import type { TenancyRepository } from '../../../ports/tenancy-repository';
 import { evaluateStepFilters } from '../../../rules/evaluate-step-filters';
-import { renderStepContent } from '../../../rules/render-step';
+import { renderedStepContent, renderStepContent } from '../../../rules/render-step';
 import { recipientFor, providerOverrides, type OutboundChannel } from './channel-recipient';
 import { sendWithFailover, type DeliveryState } from './send-with-failover';
 import { failed, type StepHandler, type StepResult, type StepVariables } from './step-handler';
@@ -47,7 +47,7 @@ export class ChannelStepHandler implements StepHandler {
   ) {}
 
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
-    const rendered = renderStepContent(this.channel, job.step.controlValues, variables);
+    const rendered = job.step.rendered ? renderedStepContent(this.channel, job.step.controlValues) : renderStepContent(this.channel, job.step.controlValues, variables);
     if ('error' in rendered) return failed(`template error: ${rendered.error.title}: ${rendered.error.message}`, 'Payload');
     const content = rendered.preview as { subject?: string; body: string; title?: string };
     const matching = (await this.candidates(job.environmentId)).filter(

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../../entities/delivery';
 import type { RunnableJob } from '../../../ports/job-repository';
-import { renderStepContent, type ActionContent } from '../../../rules/render-step';
+import { renderedStepContent, renderStepContent, type ActionContent } from '../../../rules/render-step';
 import { failed, type StepHandler, type StepResult, type StepVariables } from './step-handler';
 
 function action(value: ActionContent | undefined): JsonObject | null {
@@ -19,7 +19,7 @@ export class InAppStepHandler implements StepHandler {
   constructor(private readonly providerId: string) {}
 
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
-    const rendered = renderStepContent('in_app', job.step.controlValues, variables);
+    const rendered = job.step.rendered ? renderedStepContent('in_app', job.step.controlValues) : renderStepContent('in_app', job.step.controlValues, variables);
     if ('error' in rendered) return failed(`template error: ${rendered.error.title}: ${rendered.error.message}`, 'Payload');
     if (rendered.type !== 'in_app') return failed(`renderer returned ${rendered.type} content for an in_app step`);
     const c = rendered.preview;

@@ -19,7 +19,7 @@ function job(type: string, controlValues: Record<string, unknown>, extra: Partia
     attempts: 1,
     leased: true,
     step: { id: 'step-1', stepId: 'wait', name: 'wait', type, active: true, position: 0, controlValues, skip: null, filters: [] },
-    workflow: { id: 'wf', identifier: 'wf', name: 'wf', active: true, critical: false, severity: 'none', tags: [], data: null, preferences: {} },
+    workflow: { id: 'wf', identifier: 'wf', name: 'wf', active: true, critical: false, severity: 'none', origin: 'novu-cloud', tags: [], data: null, preferences: {} },
     subscriber: { id: 'sub-uuid', subscriberId: 'sub', timezone: null, data: {} },
     payload: { sendAt: '2026-03-02T10:05:00.000Z', postId: 'p1' },
     overrides: {},
