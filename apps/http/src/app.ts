@@ -21,6 +21,7 @@ import { outboxRouter } from './routes/outbox/outbox.index';
 import { channelConnectionsRouter } from './routes/channel-connections/channel-connections.index';
 import { channelEndpointsRouter } from './routes/channel-endpoints/channel-endpoints.index';
 import { workflowsRouter } from './routes/workflows/workflows.index';
+import { bridgeRouter } from './routes/bridge/bridge.index';
 import { notificationsRouter } from './routes/notifications/notifications.index';
 import { inboxRouter } from './routes/inbox/inbox.index';
 import { metricsRouter } from './routes/metrics/metrics.index';
@@ -86,6 +87,7 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   app.route('/', channelConnectionsRouter(resolver));
   app.route('/', channelEndpointsRouter(resolver));
   app.route('/', workflowsRouter(resolver, serviceName));
+  app.route('/', bridgeRouter(resolver));
   app.route('/', notificationsRouter(resolver));
   app.route('/', inboxRouter(resolver));
   app.route('/', environmentsRouter(resolver));

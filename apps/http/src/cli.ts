@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { AesGcmCredentialCipher, applyMigrations, connectDatabase, loadEncryptionKey, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
 import { ConfigureRetryPolicy, DomainError, ManageApiKeys, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
+import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
+import { environmentBySlugOrId } from '@herald/domain';
 
 const USAGE = `Usage: pnpm herald <command>
 
@@ -15,6 +17,7 @@ const USAGE = `Usage: pnpm herald <command>
   retry-policy [--environment <slug|id>]    show the provider retry policy in force
   retry-policy set '<json>' [--environment] set fields, e.g. '{"maxAttempts":8,"initialDelayMs":60000}'
   retry-policy reset [--environment]        follow the service default (HERALD_RETRY_POLICY) again
+${WORKFLOWS_USAGE}
 
 Uses DATABASE_URL, or the embedded database in HERALD_DATA_DIR (default ./.data), running or not.`;
 
@@ -32,7 +35,7 @@ function printPolicy({ environment, effective, own }: RetryPolicyView): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' }, 'cors-origins': { type: 'string' }, 'inbox-hmac': { type: 'string' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' }, 'cors-origins': { type: 'string' }, 'inbox-hmac': { type: 'string' }, to: { type: 'string' }, dir: { type: 'string' }, yes: { type: 'boolean', short: 'y' } } });
   const [command, action, target] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
@@ -64,6 +67,13 @@ async function main(argv: string[]): Promise<number> {
       if (action === 'set' && !target) throw new DomainError('BAD_REQUEST', `retry-policy set needs the fields as JSON\n\n${USAGE}`);
       const view = action === 'set' ? await policies.set(environment, parseJson(target!)) : action === 'reset' ? await policies.reset(environment) : await policies.show(environment);
       printPolicy(view);
+    } else if (command === 'workflows') {
+      const found = await environmentBySlugOrId(new PrismaTenancyRepository(db.prisma), environment);
+      const known = await workflowsCommand(db, cipher, { action, target, environment: found, to: values.to, dir: values.dir ?? 'workflows', yes: values.yes ?? false });
+      if (!known) {
+        console.error(USAGE);
+        return 1;
+      }
     } else if (command === 'keys' && action === 'revoke' && target) {
       await keys.revoke(target);
       console.log(`Revoked ${target} (callers using it are refused within a few seconds).`);

@@ -123,6 +123,8 @@ import { AuthenticateSubscriberToken, GetEnvironment, InboxFeed, InboxLiveObserv
 import { HmacSubscriberTokens, PgInboxFeed } from '@herald/adapters';
 import { InboxOrigins } from './platform/inbox-cors';
 import { Container } from 'inversify';
+import { BridgeStepRunner, withBridge } from '@herald/domain';
+import { bindWorkflowsAsCode } from './wiring/workflows-as-code';
 import type { Config } from './config';
 import { Observability } from './observability/observability';
 import type { Resolver } from './platform/app-env';
@@ -220,7 +222,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(
     RunNotifications,
     (jobs: JobRepository, integrations: IntegrationRepository, providers: ProviderRegistry, http: HttpClient, tenancy: TenancyRepository, observers: DeliveryObservers) =>
-      new RunNotifications(jobs, observability.stepHandlers({
+      new RunNotifications(jobs, withBridge(observability.stepHandlers({
         in_app: new InAppStepHandler(config.serviceName),
         email: new ChannelStepHandler('email', channelDelivery(integrations, providers, tenancy)),
         sms: new ChannelStepHandler('sms', channelDelivery(integrations, providers, tenancy)),
@@ -231,7 +233,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
         http_request: new HttpRequestStepHandler(http, tenancy, config.serviceName),
         digest: digests,
         throttle: throttles,
-      }), observers),
+      }), container.get(BridgeStepRunner)), observers),
     [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository, DeliveryObserver],
   );
   // A topic fan-out runs a workflow's first in-app step itself, with the same engine (FanOutEvent).
@@ -319,5 +321,6 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(ReadLiveInboxChanges, (i: InboxRepository) => new ReadLiveInboxChanges(i), [InboxRepository]);
   container.bind(InboxOrigins).toResolvedValue((t: TenancyRepository) => new InboxOrigins(t), [TenancyRepository]);
 
+  bindWorkflowsAsCode(container, config);
   return { get: <T>(token: symbol | (new (...args: any[]) => T)) => container.get<T>(token) as T };
 }

@@ -137,3 +137,4 @@ export * from './use-cases/bridge/preview-bridge-step';
 export * from './use-cases/bridge/promotion-only';
 export * from './use-cases/delivery/steps/bridge-step-runner';
 export * from './use-cases/workflows/workflow-files';
+export * from './use-cases/tenancy/environment-lookup';

@@ -96,8 +96,8 @@ export class BridgeStepRunner {
 }
 
 /** The engine's handlers, each running external workflows' steps through the bridge first. */
-export function withBridge<H extends Record<string, StepHandler>>(handlers: H, runner: BridgeStepRunner): H {
-  const wrapped = Object.entries(handlers).map(([type, inner]) => [
+export function withBridge<H extends { [K in keyof H]: StepHandler }>(handlers: H, runner: BridgeStepRunner): H {
+  const wrapped = Object.entries(handlers as Record<string, StepHandler>).map(([type, inner]) => [
     type,
     { run: (job: RunnableJob, variables: StepVariables) => (job.workflow.origin === 'external' ? runner.run(job, variables, inner) : inner.run(job, variables)) },
   ]);
