@@ -1,0 +1,42 @@
+import { workflow } from '@novu/framework';
+
+/** Workflows a team defines in its own code with @novu/framework, as the bridge in the tests serves them. */
+const orderPayload = {
+  type: 'object',
+  properties: { orderId: { type: 'string' }, items: { type: 'number' } },
+  required: ['orderId', 'items'],
+  additionalProperties: false,
+} as const;
+
+/** delay -> digest -> custom (computes a total from the digested events) -> in-app and email using it. */
+export const orderDigest = workflow(
+  'order-digest',
+  async ({ step, payload }) => {
+    await step.delay('wait', async () => ({ type: 'regular', amount: 1, unit: 'seconds' }));
+    const digest = await step.digest('collect', async () => ({ amount: 3, unit: 'seconds' }));
+    const score = await step.custom(
+      'score',
+      async () => ({ orders: digest.events.length, items: digest.events.reduce((n, e) => n + Number(e.payload.items), 0) }),
+      { outputSchema: { type: 'object', properties: { orders: { type: 'number' }, items: { type: 'number' } }, required: ['orders', 'items'], additionalProperties: false } },
+    );
+    await step.inApp('bell', async (controls) => ({ subject: controls.subject, body: `${score.orders} orders, ${score.items} items (last ${payload.orderId})` }), {
+      controlSchema: { type: 'object', properties: { subject: { type: 'string', default: 'Your orders' } }, additionalProperties: false },
+    });
+    await step.email('mail', async () => ({ subject: `${score.orders} orders shipped`, body: `<p>${score.items} items are on their way</p>` }));
+  },
+  { payloadSchema: orderPayload, name: 'Order digest', tags: ['orders'] },
+);
+
+/** One in-app step: the smallest workflow, for failures and retries. */
+export const ping = workflow(
+  'ping',
+  async ({ step, payload }) => {
+    await step.inApp('bell', async () => ({ body: `pong ${payload.n}` }));
+  },
+  { payloadSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false } },
+);
+
+/** Skipped by its code unless the payload asks for it. */
+export const optional = workflow('optional', async ({ step, payload }) => {
+  await step.inApp('bell', async () => ({ body: 'shown' }), { skip: () => payload.show !== true });
+});

@@ -1,0 +1,150 @@
+import { Novu } from '@novu/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { novuSync, startBridge, type TestBridge } from './support/bridge';
+import { optional, orderDigest, ping } from './support/code-workflows';
+import { startService, type TestService } from './support/service';
+import { startSmtpFake, type SmtpFake } from './support/smtp-fake';
+import { waitFor } from './support/wait';
+
+// A team's bridge (the real @novu/framework serve handler) synced by the real `novu` CLI into Herald.
+let svc: TestService;
+let novu: Novu;
+let bridge: TestBridge;
+let smtp: SmtpFake;
+
+async function activity(transactionId: string) {
+  const res = await svc.request(`/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`);
+  return (await res.json()).data as Array<{ _id: string; jobs: Array<{ type: string; status: string; step: { stepId?: string }; executionDetails: Array<{ status: string; detail: string; raw?: string | null; source: string }> }> }>;
+}
+
+async function inbox(subscriberId: string): Promise<Array<{ subject?: string; body: string }>> {
+  const me = await (await svc.request('/v1/environments/me')).json();
+  const session = await fetch(`${svc.url}/v1/inbox/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ applicationIdentifier: me.data.identifier, subscriber: { subscriberId } }) });
+  const { data } = await session.json();
+  const list = await fetch(`${svc.url}/v1/inbox/notifications?limit=50`, { headers: { authorization: `Bearer ${data.token}` } });
+  return (await list.json()).data;
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpFake();
+  // The bridge is on loopback: the operator allows private networks. Retries after 300 ms, not minutes.
+  svc = await startService({ HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_RETRY_POLICY: JSON.stringify({ initialDelayMs: 300, jitter: 0 }) });
+  novu = new Novu({ secretKey: svc.apiKey, serverURL: svc.url });
+  bridge = await startBridge([orderDigest, ping, optional], svc.apiKey);
+  await novu.integrations.create({ providerId: 'nodemailer', identifier: 'smtp', name: 'SMTP', active: true, credentials: { host: smtp.host, port: String(smtp.port), from: 'shop@herald.test', secure: false } });
+  const sync = await novuSync(bridge.url, svc.apiKey, svc.url);
+  expect(sync.code, sync.output).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  bridge?.close();
+  await svc?.dispose();
+  await smtp?.close();
+});
+
+describe('novu sync against Herald', () => {
+  it('stores the bridge workflows as origin external, with steps, payload schema, tags and name', async () => {
+    const { result } = await novu.workflows.get('order-digest');
+    expect(result).toMatchObject({ workflowId: 'order-digest', name: 'Order digest', origin: 'external', tags: ['orders'] });
+    expect(result.steps.map((s) => [s.stepId, s.type])).toEqual([['wait', 'delay'], ['collect', 'digest'], ['score', 'custom'], ['bell', 'in_app'], ['mail', 'email']]);
+    expect(result.payloadSchema).toMatchObject({ required: ['orderId', 'items'] });
+    expect(bridge.calls).toContain('discover');
+  });
+
+  it('refuses step changes through the update routes but keeps control values and activation editable', async () => {
+    const { result } = await novu.workflows.get('ping');
+    const steps = result.steps.map((s) => ({ stepId: s.stepId, type: s.type, name: s.name }));
+    const put = (json: object) => svc.request('/v2/workflows/ping', { method: 'PUT', json: { name: result.name, ...json } });
+    const refused = await put({ steps: [...steps, { type: 'sms', name: 'Extra' }] });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toMatch(/defined in code.*steps/);
+    expect((await svc.request('/v2/workflows/ping', { method: 'PATCH', json: { name: 'Renamed' } })).status).toBe(409);
+    expect((await svc.request('/v2/workflows/ping', { method: 'PATCH', json: { active: false } })).status).toBe(200);
+    expect((await svc.request('/v2/workflows/ping', { method: 'PATCH', json: { active: true } })).status).toBe(200);
+    const edited = await put({ steps: [{ ...steps[0], controlValues: {} }] });
+    expect(edited.status).toBe(200);
+  });
+
+  it('reports novu-cloud for a workflow created through the API', async () => {
+    const { result } = await novu.workflows.create({ name: 'From the API', workflowId: 'from-api', steps: [{ type: 'in_app', name: 'Bell', controlValues: { body: 'hi' } }] });
+    expect(result.origin).toBe('novu-cloud');
+  });
+});
+
+describe('execution through the bridge', () => {
+  it('runs delay, digest, a custom step whose result the next steps use, in-app and email', async () => {
+    await novu.subscribers.create({ subscriberId: 'ada', firstName: 'Ada', email: 'ada@example.com' });
+    for (const [i, items] of [2, 3, 4].entries()) {
+      await novu.trigger({ workflowId: 'order-digest', to: 'ada', payload: { orderId: `O-${i + 1}`, items }, transactionId: `digest-${i}` });
+    }
+    const mail = await waitFor(async () => smtp.messages.find((m) => m.mail.subject === '3 orders shipped'), 30_000);
+    expect(mail.mail.html).toContain('9 items are on their way');
+    const messages = await inbox('ada');
+    expect(messages.map((m) => [m.subject, m.body])).toEqual([['Your orders', '3 orders, 9 items (last O-1)']]);
+    // One notification carried the digest on; the two others merged into it.
+    const statuses = await Promise.all([0, 1, 2].map(async (i) => (await activity(`digest-${i}`))[0].jobs.map((j) => `${j.step.stepId}:${j.status}`)));
+    expect(statuses.filter((s) => s.includes('mail:completed'))).toHaveLength(1);
+    const leader = statuses.find((s) => s.includes('mail:completed'))!;
+    expect(leader).toEqual(['wait:completed', 'collect:completed', 'score:completed', 'bell:completed', 'mail:completed']);
+    expect(statuses.filter((s) => s.includes('collect:merged'))).toHaveLength(2);
+    expect(bridge.calls.filter((c) => c === 'execute:order-digest:score')).toHaveLength(1);
+  }, 60_000);
+
+  it('skips a step its code skips', async () => {
+    await novu.trigger({ workflowId: 'optional', to: 'ada', payload: {}, transactionId: 'optional-1' });
+    const [n] = await waitFor(async () => ((await activity('optional-1'))[0]?.jobs[0]?.status === 'skipped' ? activity('optional-1') : null));
+    expect(n.jobs[0].executionDetails[0].detail).toBe('skipped: the bridge skipped the step');
+  });
+
+  it('previews a step on the bridge', async () => {
+    const { result } = await novu.workflows.steps.generatePreview({ workflowId: 'ping', stepId: 'bell', generatePreviewRequestDto: { previewPayload: { payload: { n: 7 } } } });
+    expect(result.result).toMatchObject({ type: 'in_app', preview: { body: 'pong 7' } });
+  });
+});
+
+describe('failures', () => {
+  it('accepts a payload the schema refuses and records the bridge refusal in the activity log, as the original does', async () => {
+    const { result } = await novu.trigger({ workflowId: 'ping', to: 'ada', payload: { n: 'not a number' }, transactionId: 'bad-payload' });
+    expect(result.status).toBe('processed');
+    const job = await waitFor(async () => (await activity('bad-payload'))[0]?.jobs.find((j) => j.status === 'failed'));
+    expect(job.executionDetails.at(-1)).toMatchObject({ status: 'Failed', source: 'Payload', detail: expect.stringMatching(/^bridge error 400 ExecutionEventPayloadInvalidError: Workflow with id: `ping` has invalid `payload`/) });
+  });
+
+  it('retries a bridge that is down, then delivers once', async () => {
+    bridge.down = true;
+    await novu.trigger({ workflowId: 'ping', to: 'ada', payload: { n: 42 }, transactionId: 'down-then-up' });
+    await waitFor(async () => (await activity('down-then-up'))[0]?.jobs[0]?.executionDetails.some((d) => /bridge error 503/.test(d.detail)));
+    bridge.down = false;
+    const job = await waitFor(async () => (await activity('down-then-up'))[0]?.jobs.find((j) => j.status === 'completed'), 30_000);
+    expect(job.executionDetails[0].detail).toMatch(/^bridge error 503: bridge app restarting \(attempt 1, retrying in/);
+    expect((await inbox('ada')).filter((m) => m.body === 'pong 42')).toHaveLength(1);
+  }, 60_000);
+
+  it('records a signature the framework refuses, with its message; a sync with a key the bridge does not hold fails', async () => {
+    const direct = await fetch(`${bridge.url}?action=discover`, { headers: { 'novu-signature': `t=${Date.now()},v1=deadbeef` } });
+    expect(direct.status).toBe(401);
+    expect((await direct.json()).code).toBe('SignatureMismatchError');
+    bridge.deploy([orderDigest, ping, optional], 'a-rotated-key');
+    try {
+      await novu.trigger({ workflowId: 'ping', to: 'ada', payload: { n: 1 }, transactionId: 'bad-signature' });
+      const job = await waitFor(async () => (await activity('bad-signature'))[0]?.jobs.find((j) => j.status === 'failed'));
+      expect(job.executionDetails.at(-1)).toMatchObject({ source: 'Credentials', detail: expect.stringMatching(/^bridge error 401 SignatureMismatchError: Signature does not match/) });
+      const sync = await novuSync(bridge.url, svc.apiKey, svc.url);
+      expect(sync.code).not.toBe(0);
+      expect(sync.output).toMatch(/Bridge URL is not valid \(401 SignatureMismatchError\)/);
+    } finally {
+      bridge.deploy([orderDigest, ping, optional], svc.apiKey);
+    }
+  });
+
+  it('a re-sync removes a workflow the bridge no longer serves', async () => {
+    bridge.deploy([orderDigest, ping], svc.apiKey);
+    try {
+      const sync = await novuSync(bridge.url, svc.apiKey, svc.url);
+      expect(sync.code, sync.output).toBe(0);
+      await expect(novu.workflows.get('optional')).rejects.toMatchObject({ statusCode: 404 });
+      expect((await novu.workflows.get('from-api')).result.origin).toBe('novu-cloud');
+    } finally {
+      bridge.deploy([orderDigest, ping, optional], svc.apiKey);
+    }
+  });
+});
