@@ -79,7 +79,8 @@ describe('execution through the bridge', () => {
     const mail = await waitFor(async () => smtp.messages.find((m) => m.mail.subject === '3 orders shipped'), 30_000);
     expect(mail.mail.html).toContain('9 items are on their way');
     const messages = await inbox('ada');
-    expect(messages.map((m) => [m.subject, m.body])).toEqual([['Your orders', '3 orders, 9 items (last O-1)']]);
+    // The leader is whichever event's delay ended first.
+    expect(messages.map((m) => [m.subject, m.body])).toEqual([['Your orders', expect.stringMatching(/^3 orders, 9 items \(last O-[123]\)$/)]]);
     // One notification carried the digest on; the two others merged into it.
     const statuses = await Promise.all([0, 1, 2].map(async (i) => (await activity(`digest-${i}`))[0].jobs.map((j) => `${j.step.stepId}:${j.status}`)));
     expect(statuses.filter((s) => s.includes('mail:completed'))).toHaveLength(1);
