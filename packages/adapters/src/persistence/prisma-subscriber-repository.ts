@@ -175,7 +175,15 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
 
   async insert(environmentId: string, input: SubscriberInput): Promise<Subscriber | null> {
     const row = await nullOnUniqueViolation(
-      this.prisma.subscriber.create({ data: { environmentId, subscriberId: input.subscriberId, ...attributes(input), data: jsonOrNull(input.data) } }),
+      this.prisma.subscriber.create({
+        data: {
+          environmentId,
+          subscriberId: input.subscriberId,
+          ...attributes(input),
+          data: jsonOrNull(input.data),
+          channels: (input.channels ?? []) as unknown as Prisma.InputJsonValue,
+        },
+      }),
     );
     return row && toSubscriber(row);
   }
