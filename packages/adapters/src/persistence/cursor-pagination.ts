@@ -1,4 +1,4 @@
-import { DomainError, TOTAL_COUNT_CAP, type CursorPage, type CursorQuery } from '@herald/domain';
+import { DomainError, refuseBothCursors, TOTAL_COUNT_CAP, type CursorPage, type CursorQuery } from '@herald/domain';
 
 /** The slice of a Prisma model delegate that keyset pagination needs. */
 export interface CursorSource<Row> {
@@ -34,12 +34,7 @@ export async function paginate<Row extends { id: string }, T>(
   field: CursorField,
   map: (row: Row) => T,
 ): Promise<CursorPage<T>> {
-  if (query.after && query.before) {
-    throw DomainError.validation({
-      after: { messages: ['cannot be combined with before'] },
-      before: { messages: ['cannot be combined with after'] },
-    });
-  }
+  refuseBothCursors(query);
   const backwards = Boolean(query.before);
   const ascending = (query.orderDirection === 'ASC') !== backwards;
   const direction = ascending ? 'asc' : 'desc';

@@ -1,3 +1,5 @@
+import { DomainError } from '../errors';
+
 export type OrderDirection = 'ASC' | 'DESC';
 
 /** Cursor pagination as the interface describes it; cursors are opaque strings. */
@@ -20,3 +22,13 @@ export interface CursorPage<T> {
 
 /** totalCount is counted up to this many rows; more sets totalCountCapped. */
 export const TOTAL_COUNT_CAP = 50_000;
+
+/** A cursor list reads after one row or before one, never both: a validation error naming both fields. */
+export function refuseBothCursors(query: Pick<CursorQuery, 'after' | 'before'>): void {
+  if (query.after && query.before) {
+    throw DomainError.validation({
+      after: { messages: ['cannot be combined with before'] },
+      before: { messages: ['cannot be combined with after'] },
+    });
+  }
+}
