@@ -1,16 +1,9 @@
-import { subscriberRepositoryContract } from '@herald/domain/testing/subscriber-repository-contract';
 import { expect, it } from 'vitest';
-import { contractEnvironments } from '../testing/contract-environments';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
-import { PrismaSubscriberRepository, upsertSubscribers } from './prisma-subscriber-repository';
+import { upsertSubscribers } from './prisma-subscriber-repository';
 
 const database = useTestDatabase();
-
-subscriberRepositoryContract('PostgreSQL', async () => ({
-  repo: new PrismaSubscriberRepository(database.db.prisma, database.db.pool),
-  environments: await contractEnvironments(database.db.pool),
-}));
 
 it('leaves a subscriber that an item would not change as it is (no new row version, no lock waited for), and updates it when the item changes it', async () => {
   const { pool, prisma } = database.db;
