@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Workflow, WorkflowChanges, WorkflowDraft } from '../entities/workflow';
 import { DomainError } from '../errors';
 import type { OffsetPage, WorkflowFilter, WorkflowOrder, WorkflowRepository } from '../ports/workflow-repository';
+import { InMemoryStore } from './in-memory-store';
 
 /** A fake for domain tests, with the Prisma adapter's contract (see the port's comments). */
 export class InMemoryWorkflowRepository implements WorkflowRepository {
-  readonly rows = new Map<string, Workflow>();
   private tick = 0;
+
+  constructor(readonly store = new InMemoryStore()) {}
+
+  get rows(): Map<string, Workflow> {
+    return this.store.workflows;
+  }
 
   // Strictly increasing timestamps keep ordering tests deterministic.
   private now(): Date {
@@ -93,6 +99,7 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
   async delete(environmentId: string, id: string): Promise<boolean> {
     const current = this.rows.get(id);
     if (!current || current.environmentId !== environmentId) return false;
+    this.store.cascadeWorkflow(id);
     return this.rows.delete(id);
   }
 

@@ -10,7 +10,8 @@ export interface WorkflowRepositoryFixture {
   environments: [string, string];
 }
 
-const draft = (workflowId: string, overrides: Partial<WorkflowDraft> = {}): WorkflowDraft => ({
+/** A workflow draft with every attribute at its default, named after its identifier. */
+export const draft = (workflowId: string, overrides: Partial<WorkflowDraft> = {}): WorkflowDraft => ({
   workflowId,
   name: workflowId,
   description: null,
