@@ -11,7 +11,7 @@ export const IntegrationRepository = Symbol.for('IntegrationRepository');
 export interface IntegrationRepository {
   /** Channels that have at least one active, non-deleted integration in the environment. */
   activeChannels(environmentId: string): Promise<Set<ChannelType>>;
-  /** Non-deleted integrations, by channel then creation; `activeOnly` drops inactive ones. */
+  /** Non-deleted integrations, oldest first (ties by identifier); `activeOnly` drops inactive ones. */
   list(environmentId: string, options?: { activeOnly?: boolean }): Promise<Integration[]>;
   /** By internal id or by identifier; null when neither names a live integration. */
   find(environmentId: string, idOrIdentifier: string): Promise<Integration | null>;
@@ -22,7 +22,10 @@ export interface IntegrationRepository {
   create(environmentId: string, input: NewIntegration): Promise<Integration | null>;
   /** Applies the defined changes; null when not found; throws INTEGRATION_ALREADY_EXISTS on an identifier clash. */
   update(environmentId: string, id: string, changes: IntegrationChanges): Promise<Integration | null>;
-  /** Makes it the active primary of its channel, clearing the old primary in one transaction; null when not found. */
+  /**
+   * Makes it the active primary of its channel, clearing the old primary in one transaction; null when
+   * not found. `id` here and in update and softDelete is an internal id, as `find` returns it.
+   */
   setPrimary(environmentId: string, id: string): Promise<Integration | null>;
   /** Marks it deleted (irreversible; the row stays); false when not found. */
   softDelete(environmentId: string, id: string, deletedBy?: string): Promise<boolean>;

@@ -3,11 +3,19 @@ import type { ChannelType } from '../entities/channel';
 import type { Integration, IntegrationChanges, NewIntegration } from '../entities/integration';
 import type { BuiltInIntegration } from '../entities/provider-catalogue';
 import { DomainError } from '../errors';
+import { InMemoryStore } from './in-memory-store';
 import type { IntegrationRepository } from '../ports/integration-repository';
 
-/** A fake for domain tests, following the Prisma adapter's contract (deleted rows stay, but are invisible). */
+/**
+ * The IntegrationRepository double over the shared store (deleted rows stay, but are invisible);
+ * `integration-repository-contract.ts` holds it to the SQL adapter's behaviour.
+ */
 export class InMemoryIntegrationRepository implements IntegrationRepository {
-  readonly rows: Integration[] = [];
+  constructor(readonly store = new InMemoryStore()) {}
+
+  get rows(): Integration[] {
+    return this.store.integrations;
+  }
 
   private live(environmentId: string) {
     return this.rows.filter((r) => r.environmentId === environmentId && !r.deleted);
@@ -18,21 +26,24 @@ export class InMemoryIntegrationRepository implements IntegrationRepository {
   }
 
   async list(environmentId: string, options: { activeOnly?: boolean } = {}) {
-    return this.live(environmentId).filter((r) => !options.activeOnly || r.active).map((r) => ({ ...r }));
+    return this.live(environmentId)
+      .filter((r) => !options.activeOnly || r.active)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.identifier < b.identifier ? -1 : 1))
+      .map((r) => structuredClone(r));
   }
 
   async find(environmentId: string, idOrIdentifier: string) {
     const row = this.live(environmentId).find((r) => r.id === idOrIdentifier || r.identifier === idOrIdentifier);
-    return row ? { ...row } : null;
+    return row ? structuredClone(row) : null;
   }
 
   async create(environmentId: string, input: NewIntegration) {
     if (this.live(environmentId).some((r) => r.identifier === input.identifier)) return null;
     if (input.primary) this.demote(environmentId, input.channel);
-    const now = new Date();
-    const row: Integration = { ...input, id: randomUUID(), environmentId, priority: 0, deleted: false, deletedAt: null, deletedBy: null, createdAt: now, updatedAt: now };
+    const now = this.store.now();
+    const row: Integration = { ...structuredClone(input), id: randomUUID(), environmentId, priority: 0, deleted: false, deletedAt: null, deletedBy: null, createdAt: now, updatedAt: now };
     this.rows.push(row);
-    return { ...row };
+    return structuredClone(row);
   }
 
   async update(environmentId: string, id: string, changes: IntegrationChanges) {
@@ -41,31 +52,33 @@ export class InMemoryIntegrationRepository implements IntegrationRepository {
     if (changes.identifier && this.live(environmentId).some((r) => r.id !== id && r.identifier === changes.identifier)) {
       throw new DomainError('INTEGRATION_ALREADY_EXISTS', `An integration with identifier '${changes.identifier}' already exists`);
     }
-    for (const [key, value] of Object.entries(changes)) if (value !== undefined) (row as unknown as Record<string, unknown>)[key] = value;
+    for (const [key, value] of Object.entries(changes)) if (value !== undefined) (row as unknown as Record<string, unknown>)[key] = structuredClone(value);
     if (changes.active === false) row.primary = false;
-    row.updatedAt = new Date();
-    return { ...row };
+    row.updatedAt = this.store.now();
+    return structuredClone(row);
   }
 
   async setPrimary(environmentId: string, id: string) {
     const row = this.live(environmentId).find((r) => r.id === id);
     if (!row) return null;
     this.demote(environmentId, row.channel);
-    Object.assign(row, { primary: true, active: true, updatedAt: new Date() });
-    return { ...row };
+    Object.assign(row, { primary: true, active: true, updatedAt: this.store.now() });
+    return structuredClone(row);
   }
 
   async softDelete(environmentId: string, id: string, deletedBy?: string) {
     const row = this.live(environmentId).find((r) => r.id === id);
     if (!row) return false;
-    Object.assign(row, { deleted: true, deletedAt: new Date(), deletedBy: deletedBy ?? null, primary: false, active: false });
+    const now = this.store.now();
+    Object.assign(row, { deleted: true, deletedAt: now, deletedBy: deletedBy ?? null, primary: false, active: false, updatedAt: now });
     return true;
   }
 
   async findDeliveryCandidates(environmentId: string, channel: ChannelType) {
     return this.live(environmentId)
       .filter((r) => r.active && r.channel === channel)
-      .sort((a, b) => Number(b.primary) - Number(a.primary) || b.priority - a.priority || a.createdAt.getTime() - b.createdAt.getTime());
+      .sort((a, b) => Number(b.primary) - Number(a.primary) || b.priority - a.priority || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .map((r) => structuredClone(r));
   }
 
   async ensureBuiltIns(environmentIds: string[], builtIns: readonly BuiltInIntegration[]) {
