@@ -1,4 +1,4 @@
-import type { ChannelType, IntegrationBound } from '@herald/domain';
+import { toIntegrationBound, type ChannelType, type IntegrationBound } from '@herald/domain';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
 
 /** Matches no row: what an unknown external id filters by, so the page is empty rather than unfiltered. */
@@ -61,17 +61,5 @@ export function integrationBoundFields(
   row: { id: string; environmentId: string; identifier: string; integrationId: string; contextKeys: string[]; createdAt: Date; updatedAt: Date },
   integrations: Map<string, IntegrationSummary>,
 ): IntegrationBound {
-  const integration = integrations.get(row.integrationId);
-  return {
-    id: row.id,
-    environmentId: row.environmentId,
-    identifier: row.identifier,
-    integrationId: row.integrationId,
-    integrationIdentifier: integration?.identifier ?? null,
-    providerId: integration?.providerId ?? null,
-    channel: integration?.channel ?? null,
-    contextKeys: row.contextKeys,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
+  return toIntegrationBound(row, integrations.get(row.integrationId));
 }

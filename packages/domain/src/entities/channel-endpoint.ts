@@ -23,6 +23,25 @@ export interface IntegrationBound {
   updatedAt: Date;
 }
 
+/** The shared fields of a connection or endpoint row, with what it shows of its integration (null parts when that is gone). */
+export function toIntegrationBound(
+  row: { id: string; environmentId: string; identifier: string; integrationId: string; contextKeys: string[]; createdAt: Date; updatedAt: Date },
+  integration: { identifier: string; providerId: string; channel: ChannelType | null } | undefined,
+): IntegrationBound {
+  return {
+    id: row.id,
+    environmentId: row.environmentId,
+    identifier: row.identifier,
+    integrationId: row.integrationId,
+    integrationIdentifier: integration?.identifier ?? null,
+    providerId: integration?.providerId ?? null,
+    channel: integration?.channel ?? null,
+    contextKeys: row.contextKeys,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
 /** Workspace-level access for a provider integration (a Slack workspace's bot token, say). */
 export interface ChannelConnection extends IntegrationBound {
   /** External subscriberId; null for a connection shared by a context. */
