@@ -1,32 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../../entities/tenancy';
 import { DomainError } from '../../errors';
 import type { TenancyRepository } from '../../ports/tenancy-repository';
+import { InMemoryTenancyRepository } from '../../testing/in-memory-tenancy-repository';
 import { hashApiKey } from './api-keys';
 import { AuthenticateApiKey } from './authenticate-api-key';
 
-const caller: Caller = { organizationId: 'org', environmentId: 'env', idempotencyEnabled: true };
-
-function tenancy(keys: Record<string, Caller>, calls: string[] = []): TenancyRepository {
-  return {
-    findCallerByKeyHash: async (hash) => {
-      calls.push(hash);
-      return keys[hash] ?? null;
-    },
-  } as TenancyRepository;
+/** The double with one environment holding the key 'secret'; `calls` records each lookup's hash. */
+async function tenancy(calls: string[] = []) {
+  const repo = new InMemoryTenancyRepository();
+  const { environments } = await repo.bootstrap({ organizationName: 'Org', environments: [{ name: 'Development', slug: 'development', signingSecret: 's' }] });
+  const key = await repo.addApiKey(environments[0].id, hashApiKey('secret'), 'sec');
+  const caller = (await repo.findCallerByKeyHash(hashApiKey('secret')))!;
+  const findCallerByKeyHash = repo.findCallerByKeyHash.bind(repo);
+  repo.findCallerByKeyHash = async (hash) => {
+    calls.push(hash);
+    return findCallerByKeyHash(hash);
+  };
+  return { repo, caller, key };
 }
 
 describe('AuthenticateApiKey', () => {
   it('resolves a valid key to its environment and caches the lookup', async () => {
     const calls: string[] = [];
-    const auth = new AuthenticateApiKey(tenancy({ [hashApiKey('secret')]: caller }, calls));
+    const { repo, caller } = await tenancy(calls);
+    const auth = new AuthenticateApiKey(repo);
     expect(await auth.execute('ApiKey secret')).toEqual(caller);
     expect(await auth.execute('apikey secret')).toEqual(caller);
     expect(calls).toHaveLength(1);
   });
 
   it.each([undefined, 'Bearer secret', 'ApiKey', 'ApiKey wrong'])('rejects %s', async (header) => {
-    const auth = new AuthenticateApiKey(tenancy({ [hashApiKey('secret')]: caller }));
+    const auth = new AuthenticateApiKey((await tenancy()).repo);
     const error = await auth.execute(header).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).code).toBe('UNAUTHORIZED');
@@ -35,7 +39,7 @@ describe('AuthenticateApiKey', () => {
   it('shares one lookup between requests that miss the cache together, and does not keep a failed one', async () => {
     const calls: string[] = [];
     let fail = true;
-    const repository = tenancy({ [hashApiKey('secret')]: caller }, calls);
+    const { repo: repository, caller } = await tenancy(calls);
     const auth = new AuthenticateApiKey({
       findCallerByKeyHash: async (hash: string) => {
         if (fail) {
@@ -44,7 +48,7 @@ describe('AuthenticateApiKey', () => {
         }
         return repository.findCallerByKeyHash(hash);
       },
-    } as TenancyRepository);
+    } as Pick<TenancyRepository, 'findCallerByKeyHash'> as TenancyRepository);
     const failed = await Promise.allSettled(Array.from({ length: 5 }, () => auth.execute('ApiKey secret')));
     expect(failed.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
     expect(calls).toHaveLength(1);
@@ -56,10 +60,10 @@ describe('AuthenticateApiKey', () => {
 
   it('forgets a revoked key after the cache lifetime', async () => {
     let now = 0;
-    const keys = { [hashApiKey('secret')]: caller };
-    const auth = new AuthenticateApiKey(tenancy(keys), 1000, () => now);
+    const { repo, key } = await tenancy();
+    const auth = new AuthenticateApiKey(repo, 1000, () => now);
     await auth.execute('ApiKey secret');
-    delete keys[hashApiKey('secret')];
+    await repo.revokeApiKey(key.id);
     now = 1001;
     await expect(auth.execute('ApiKey secret')).rejects.toThrow('not valid');
   });

@@ -1,28 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../entities/retry-policy';
-import type { Environment } from '../../entities/tenancy';
-import type { TenancyRepository } from '../../ports/tenancy-repository';
+import { DEFAULT_RETRY_POLICY } from '../../entities/retry-policy';
+import { InMemoryTenancyRepository } from '../../testing/in-memory-tenancy-repository';
 import { ConfigureRetryPolicy } from './configure-retry-policy';
 
-function tenancy() {
-  const environments: Environment[] = [
-    { id: 'e1', organizationId: 'o', name: 'Development', slug: 'development', signingSecret: 's', publicIdentifier: 'pk_dev', inboxHmac: false, corsOrigins: [], retryPolicy: null },
-    { id: 'e2', organizationId: 'o', name: 'Production', slug: 'production', signingSecret: 's', publicIdentifier: 'pk_test', inboxHmac: false, corsOrigins: [], retryPolicy: null },
-  ];
-  const repo = {
-    listEnvironments: async () => environments,
-    setRetryPolicy: async (id: string, policy: Partial<RetryPolicy> | null) => {
-      environments.find((e) => e.id === id)!.retryPolicy = policy as RetryPolicy | null;
-    },
-  };
-  return repo as unknown as TenancyRepository;
+async function tenancy() {
+  const repo = new InMemoryTenancyRepository();
+  await repo.bootstrap({
+    organizationName: 'Org',
+    environments: [
+      { name: 'Development', slug: 'development', signingSecret: 's' },
+      { name: 'Production', slug: 'production', signingSecret: 's' },
+    ],
+  });
+  return repo;
 }
 
 describe('ConfigureRetryPolicy', () => {
   const serviceDefault = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4 };
 
   it('sets fields over the service default, keeps earlier ones, and resets to the default', async () => {
-    const policies = new ConfigureRetryPolicy(tenancy(), serviceDefault);
+    const policies = new ConfigureRetryPolicy(await tenancy(), serviceDefault);
     expect((await policies.show('production')).effective).toEqual(serviceDefault);
     await policies.set('production', { maxAttempts: 8 });
     const view = await policies.set('production', { initialDelayMs: 1_000 });
@@ -33,7 +30,7 @@ describe('ConfigureRetryPolicy', () => {
   });
 
   it('refuses a bad field by name, and an unknown environment by listing the known ones', async () => {
-    const policies = new ConfigureRetryPolicy(tenancy(), serviceDefault);
+    const policies = new ConfigureRetryPolicy(await tenancy(), serviceDefault);
     await expect(policies.set('production', { maxAttempts: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', fields: { 'retryPolicy.maxAttempts': expect.anything() } });
     await expect(policies.show('staging')).rejects.toMatchObject({ code: 'ENVIRONMENT_NOT_FOUND', message: expect.stringContaining('development, production') });
   });
