@@ -1,38 +1,76 @@
 import type { Severity } from '../entities/channel';
 import type { InboxActionType, InboxFilter, InboxNotification, InboxOwner, InboxPatch, InboxSelection } from '../entities/inbox';
 import type { InboxRepository } from '../ports/inbox-repository';
+import { InMemoryStore, sameKeys } from './in-memory-store';
 
-const sameKeys = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
-
-function matches(n: InboxNotification, f: InboxFilter): boolean {
-  if (f.read !== undefined && n.isRead !== f.read) return false;
-  if (f.seen !== undefined && n.isSeen !== f.seen) return false;
-  if (f.archived !== undefined && n.isArchived !== f.archived) return false;
-  if (f.snoozed !== undefined && n.isSnoozed !== f.snoozed) return false;
-  if (f.severity?.length && !f.severity.includes(n.severity)) return false;
-  if (f.tags?.length && !f.tags.some((t) => n.tags.includes(t))) return false;
-  if (f.data && !Object.entries(f.data).every(([k, v]) => JSON.stringify(n.data?.[k]) === JSON.stringify(v))) return false;
-  if (f.contextKeys && !sameKeys(n.contextKeys, f.contextKeys)) return false;
-  if (f.createdGte && n.createdAt < f.createdGte) return false;
-  if (f.createdLte && n.createdAt > f.createdLte) return false;
-  return true;
+/** JSON containment as PostgreSQL's `@>`: objects by key, arrays by any element, scalars by equality. */
+export function jsonContains(stored: unknown, wanted: unknown): boolean {
+  if (Array.isArray(wanted)) return Array.isArray(stored) && wanted.every((w) => stored.some((s) => jsonContains(s, w)));
+  if (wanted !== null && typeof wanted === 'object') {
+    if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return false;
+    return Object.entries(wanted).every(([k, v]) => k in stored && jsonContains((stored as Record<string, unknown>)[k], v));
+  }
+  return stored === wanted;
 }
 
-/** A fake for domain tests: the owners' notifications in memory, with the port's timestamp rules. */
+const newestFirst = (a: InboxNotification, b: InboxNotification) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * The InboxRepository double: in-app notifications in memory, with the SQL adapter's rules (a snooze
+ * ends by itself when its time passes, the `after` cursor is any of the owner's notifications,
+ * data filters are containment). Owners are the shared store's subscribers, or those a test adds to
+ * `owners`. `inbox-repository-contract.ts` holds it to the SQL adapter's behaviour.
+ */
 export class InMemoryInboxRepository implements InboxRepository {
   readonly owners: InboxOwner[] = [];
   readonly notifications: InboxNotification[] = [];
+  /** jobId -> notification id: the job that made each notification (findByJobs). */
+  readonly jobs = new Map<string, string>();
 
-  constructor(private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly now: () => Date = () => new Date(),
+    readonly store = new InMemoryStore(),
+  ) {}
+
+  /** A notification as delivery writes it, made by `jobId`. */
+  add(notification: InboxNotification, jobId?: string): void {
+    this.notifications.push(structuredClone(notification));
+    if (jobId) this.jobs.set(jobId, notification.id);
+  }
+
+  private snoozed(n: InboxNotification): boolean {
+    return n.isSnoozed && (n.snoozedUntil === null || n.snoozedUntil > this.now());
+  }
+
+  private present(n: InboxNotification): InboxNotification {
+    return { ...structuredClone(n), isSnoozed: this.snoozed(n) };
+  }
+
+  private matches(n: InboxNotification, f: InboxFilter): boolean {
+    if (f.read !== undefined && n.isRead !== f.read) return false;
+    if (f.seen !== undefined && n.isSeen !== f.seen) return false;
+    if (f.archived !== undefined && n.isArchived !== f.archived) return false;
+    if (f.snoozed !== undefined && this.snoozed(n) !== f.snoozed) return false;
+    if (f.severity?.length && !f.severity.includes(n.severity)) return false;
+    if (f.tags?.length && !f.tags.some((t) => n.tags.includes(t))) return false;
+    if (f.data && Object.keys(f.data).length && !jsonContains(n.data, f.data)) return false;
+    if (f.contextKeys && !sameKeys(n.contextKeys, f.contextKeys)) return false;
+    if (f.createdGte && n.createdAt < f.createdGte) return false;
+    if (f.createdLte && n.createdAt > f.createdLte) return false;
+    return true;
+  }
 
   private mine(owner: InboxOwner) {
-    return this.notifications.filter((n) => n.to.id === owner.id).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id));
+    return this.notifications.filter((n) => n.to.environmentId === owner.environmentId && n.to.id === owner.id && n.channelType === 'in_app').sort(newestFirst);
+  }
+
+  private one(owner: InboxOwner, id: string, contextKeys?: string[]) {
+    return this.mine(owner).find((x) => x.id === id && this.matches(x, { contextKeys }));
   }
 
   private selected(owner: InboxOwner, s: InboxSelection) {
-    return this.mine(owner).filter(
-      (n) => matches(n, { tags: s.tags, data: s.data, contextKeys: s.contextKeys, read: s.onlyRead ? true : undefined }) && (!s.ids || s.ids.includes(n.id)),
-    );
+    const filter = { tags: s.tags, data: s.data, contextKeys: s.contextKeys, read: s.onlyRead ? true : undefined };
+    return this.mine(owner).filter((n) => this.matches(n, filter) && (!s.ids || s.ids.includes(n.id)));
   }
 
   private apply(n: InboxNotification, patch: InboxPatch) {
@@ -46,33 +84,40 @@ export class InMemoryInboxRepository implements InboxRepository {
   }
 
   async owner(environmentId: string, subscriberId: string) {
+    const subscriber = this.store.subscriber(environmentId, subscriberId);
+    if (subscriber) {
+      const { id, firstName, lastName, avatar } = subscriber;
+      return { id, environmentId, subscriberId, firstName, lastName, avatar };
+    }
     return this.owners.find((o) => o.environmentId === environmentId && o.subscriberId === subscriberId) ?? null;
   }
 
   async list(owner: InboxOwner, filter: InboxFilter, page: { limit: number; after?: string; offset: number }) {
-    let rows = this.mine(owner).filter((n) => matches(n, filter));
+    const mine = this.mine(owner);
+    let rows = mine.filter((n) => this.matches(n, filter));
     if (page.after !== undefined) {
-      const at = rows.findIndex((n) => n.id === page.after);
-      rows = at < 0 ? [] : rows.slice(at + 1);
+      // Keyset from the cursor notification, which must be the owner's (whatever the filter).
+      const cursor = mine.find((n) => n.id === page.after);
+      rows = cursor ? rows.filter((n) => newestFirst(cursor, n) < 0) : [];
     }
     rows = rows.slice(page.offset);
-    return { notifications: rows.slice(0, page.limit).map((n) => ({ ...n })), hasMore: rows.length > page.limit };
+    return { notifications: rows.slice(0, page.limit).map((n) => this.present(n)), hasMore: rows.length > page.limit };
   }
 
   async count(owner: InboxOwner, filters: InboxFilter[]) {
-    return filters.map((f) => this.mine(owner).filter((n) => matches(n, f)).length);
+    return filters.map((f) => this.mine(owner).filter((n) => this.matches(n, f)).length);
   }
 
   async find(owner: InboxOwner, id: string, contextKeys?: string[]) {
-    const n = this.mine(owner).find((x) => x.id === id && matches(x, { contextKeys }));
-    return n ? { ...n } : null;
+    const n = this.one(owner, id, contextKeys);
+    return n ? this.present(n) : null;
   }
 
   async update(owner: InboxOwner, id: string, patch: InboxPatch, contextKeys?: string[]) {
-    const n = this.mine(owner).find((x) => x.id === id && matches(x, { contextKeys }));
+    const n = this.one(owner, id, contextKeys);
     if (!n) return null;
     this.apply(n, patch);
-    return { ...n };
+    return this.present(n);
   }
 
   async updateMany(owner: InboxOwner, selection: InboxSelection, patch: InboxPatch) {
@@ -82,11 +127,11 @@ export class InMemoryInboxRepository implements InboxRepository {
   }
 
   async setActionCompleted(owner: InboxOwner, id: string, action: InboxActionType, completed: boolean, contextKeys?: string[]) {
-    const n = this.mine(owner).find((x) => x.id === id && matches(x, { contextKeys }));
+    const n = this.one(owner, id, contextKeys);
     const key = action === 'primary' ? 'primaryAction' : 'secondaryAction';
     if (!n || !n[key]) return null;
     n[key] = { ...n[key], isCompleted: completed };
-    return { ...n };
+    return this.present(n);
   }
 
   async delete(owner: InboxOwner, selection: InboxSelection) {
@@ -95,18 +140,16 @@ export class InMemoryInboxRepository implements InboxRepository {
     return doomed.size;
   }
 
-  /** jobId -> notification id, for findByJobs. */
-  readonly jobs = new Map<string, string>();
-
   async findByJobs(environmentId: string, jobIds: string[]) {
     const ids = new Set(jobIds.map((j) => this.jobs.get(j)));
-    return this.notifications.filter((n) => n.to.environmentId === environmentId && ids.has(n.id)).map((n) => ({ ...n }));
+    return this.notifications.filter((n) => n.to.environmentId === environmentId && n.channelType === 'in_app' && ids.has(n.id)).map((n) => this.present(n));
   }
 
   async unreadBySeverity(environmentId: string, subscriberRefs: string[]) {
     const counts = new Map<string, Partial<Record<Severity, number>>>();
     for (const n of this.notifications) {
-      if (n.to.environmentId !== environmentId || !subscriberRefs.includes(n.to.id) || !matches(n, { read: false, archived: false, snoozed: false })) continue;
+      if (n.to.environmentId !== environmentId || n.channelType !== 'in_app' || !subscriberRefs.includes(n.to.id)) continue;
+      if (!this.matches(n, { read: false, archived: false, snoozed: false })) continue;
       const entry = counts.get(n.to.id) ?? {};
       entry[n.severity] = (entry[n.severity] ?? 0) + 1;
       counts.set(n.to.id, entry);
