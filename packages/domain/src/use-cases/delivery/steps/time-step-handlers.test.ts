@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DigestEntry, DigestPlace, DigestRepository } from '../../../ports/digest-repository';
 import type { RunnableJob } from '../../../ports/job-repository';
-import type { ThrottleEntry, ThrottleRepository } from '../../../ports/throttle-repository';
+import type { ThrottleEntry } from '../../../ports/throttle-repository';
+import { InMemoryThrottleRepository } from '../../../testing/in-memory-throttle-repository';
 import { stepVariables } from '../run-notifications';
 import { DelayStepHandler } from './delay-step-handler';
 import { DigestStepHandler } from './digest-step-handler';
@@ -116,7 +117,9 @@ describe('DigestStepHandler', () => {
 describe('ThrottleStepHandler', () => {
   it('lets the first threshold executions of a fixed window through and skips the rest of the others', async () => {
     const counted: ThrottleEntry[] = [];
-    const repository: ThrottleRepository = { admit: async (entries) => entries.map((e) => (counted.push(e), counted.length)), purge: async () => 0 };
+    const repository = new InMemoryThrottleRepository();
+    const admit = repository.admit.bind(repository);
+    repository.admit = async (entries) => (counted.push(...entries), admit(entries));
     const handler = new ThrottleStepHandler(repository, clock);
     const controls = { amount: 1, unit: 'hours', threshold: 2, throttleKey: 'postId' };
     const results = await Promise.all([1, 2, 3].map(() => run(handler, job('throttle', controls))));
