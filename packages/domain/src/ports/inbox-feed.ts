@@ -12,8 +12,9 @@ export interface InboxFeedEvent {
 /** Carries inbox changes to every process of the installation, so each can push to its own sockets. */
 export interface InboxFeed {
   /**
-   * Whether what is published now may reach a client: false while no process holds Inbox sockets
-   * (see `setPresent`), when publishing sends nothing and a publisher need not build its events.
+   * Whether what is published now may reach a client: false once this process knows that no process
+   * holds Inbox sockets (see `setPresent`), when publishing sends nothing and a publisher need not
+   * build its events. An arrival is known at once; the last departure as publishing goes on.
    */
   heard(): boolean;
   /** Fire and forget: never throws, never blocks the caller; events may be merged or split. */

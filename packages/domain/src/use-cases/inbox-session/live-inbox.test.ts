@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxNotification, InboxOwner } from '../../entities/inbox';
-import type { InboxFeed, InboxFeedEvent } from '../../ports/inbox-feed';
+import type { InboxFeedEvent } from '../../ports/inbox-feed';
 import type { JobOutcome } from '../../ports/job-repository';
+import { InMemoryInboxFeed } from '../../testing/in-memory-inbox-feed';
+import { eventually } from '../../testing/inbox-feed-contract';
 import { InMemoryInboxRepository } from '../../testing/in-memory-inbox-repository';
 import { InboxLiveObserver } from './inbox-live-observer';
 import { ReadLiveInboxChanges } from './read-live-inbox-changes';
@@ -27,13 +29,17 @@ function notification(id: string, severity: InboxNotification['severity'], extra
 }
 
 describe('InboxLiveObserver', () => {
-  it('publishes once per slice, one event per subscriber that got an in-app message', () => {
+  it('publishes once per slice, one event per subscriber that got an in-app message', async () => {
     const published: InboxFeedEvent[][] = [];
-    const feed: InboxFeed = { heard: () => true, publish: (events) => void published.push([...events]), subscribe: () => () => undefined, setPresent: async () => undefined };
+    const feed = new InMemoryInboxFeed();
+    await feed.setPresent(true);
+    feed.subscribe((events) => published.push(events));
     const observer = new InboxLiveObserver(feed);
     observer.recorded([outcome('j1', 'ada', 'in_app'), outcome('j2', 'ada', 'in_app'), outcome('j3', 'bob', 'email'), outcome('j4', 'cy', 'in_app', 'failed')]);
+    await eventually(() => published.length > 0);
     expect(published).toEqual([[{ environmentId: 'env-1', subscriberRef: 'ada', jobIds: ['j1', 'j2'] }]]);
     observer.recorded([outcome('j5', 'bob', 'email')]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(published).toHaveLength(1);
   });
 });
