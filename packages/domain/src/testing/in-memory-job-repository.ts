@@ -20,6 +20,8 @@ interface JobRow {
   output: JsonObject | null;
   providerId: string | null;
   deliveryState: JsonObject | null;
+  /** The worker process holding its lease (WorkerRegistry.workerId); null when none does. */
+  leaseOwner: string | null;
 }
 
 interface NotificationRow {
@@ -36,6 +38,15 @@ interface NotificationRow {
 /** What a trigger writes for one recipient: the notification, before its jobs. */
 export type NewNotification = Omit<NotificationRow, 'id'>;
 
+/** The rows every process's view of the jobs shares (one database). */
+class JobTables {
+  readonly notifications = new Map<string, NotificationRow>();
+  readonly jobs: JobRow[] = [];
+  readonly byNotification = new Map<string, JobRow[]>();
+  readonly details: Array<ExecutionDetailDraft & { jobId: string }> = [];
+  readonly messages: Array<MessageDraft & { jobId: string }> = [];
+}
+
 /**
  * The JobRepository double: notifications and their jobs in memory, run as the SQL adapter runs
  * them (the due job of each notification, leases for steps with side effects, the first result of
@@ -45,16 +56,34 @@ export type NewNotification = Omit<NotificationRow, 'id'>;
  * `job-repository-contract.ts` holds it to the SQL adapter's behaviour.
  */
 export class InMemoryJobRepository implements JobRepository {
-  readonly notifications = new Map<string, NotificationRow>();
-  readonly jobs: JobRow[] = [];
-  private readonly byNotification = new Map<string, JobRow[]>();
-  readonly details: Array<ExecutionDetailDraft & { jobId: string }> = [];
-  readonly messages: Array<MessageDraft & { jobId: string }> = [];
-
   constructor(
     readonly store = new InMemoryStore(),
     private readonly now: () => Date = () => new Date(),
+    /** The worker process whose leases these are; null leaves them to lapse. */
+    readonly workerId: string | null = null,
+    private readonly tables = new JobTables(),
   ) {}
+
+  /** Another process's view of the same jobs. */
+  forWorker(workerId: string): InMemoryJobRepository {
+    return new InMemoryJobRepository(this.store, this.now, workerId, this.tables);
+  }
+
+  get notifications() {
+    return this.tables.notifications;
+  }
+
+  get jobs() {
+    return this.tables.jobs;
+  }
+
+  get details() {
+    return this.tables.details;
+  }
+
+  get messages() {
+    return this.tables.messages;
+  }
 
   /** Writes a notification with one job per step of its workflow, the first queued, as a trigger does; its id. */
   notify(notification: NewNotification): string {
@@ -63,7 +92,7 @@ export class InMemoryJobRepository implements JobRepository {
     const workflow = this.store.workflows.get(notification.workflowId)!;
     const now = this.now();
     const rows: JobRow[] = [];
-    this.byNotification.set(id, rows);
+    this.tables.byNotification.set(id, rows);
     workflow.steps.forEach((step, position) => {
       rows.push({
         id: randomUUID(),
@@ -77,6 +106,7 @@ export class InMemoryJobRepository implements JobRepository {
         output: null,
         providerId: null,
         deliveryState: null,
+        leaseOwner: null,
       });
     });
     this.jobs.push(...rows);
@@ -84,7 +114,7 @@ export class InMemoryJobRepository implements JobRepository {
   }
 
   private of(notificationId: string): JobRow[] {
-    return this.byNotification.get(notificationId) ?? [];
+    return this.tables.byNotification.get(notificationId) ?? [];
   }
 
   private step(job: JobRow): DeliveryStep | undefined {
@@ -110,7 +140,7 @@ export class InMemoryJobRepository implements JobRepository {
       const step = this.step(due)!;
       // Leased by the step's type as it is now; other steps are only read.
       const leased = (LEASED_STEP_TYPES as readonly string[]).includes(step.type);
-      if (leased) Object.assign(due, { status: 'running', attempts: due.attempts + 1, updatedAt: now });
+      if (leased) Object.assign(due, { status: 'running', attempts: due.attempts + 1, updatedAt: now, leaseOwner: this.workerId });
       claimed.push(this.runnable(n, due, step, leased ? due.attempts : due.attempts + 1, leased));
     }
     return claimed;
