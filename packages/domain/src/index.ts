@@ -78,6 +78,7 @@ export * from './use-cases/workflows/preview-step';
 export * from './entities/delivery';
 export * from './entities/retry-policy';
 export * from './rules/retry-delay';
+export * from './rules/private-address';
 export * from './ports/event-repository';
 export * from './ports/job-repository';
 export * from './ports/delivery-observer';
