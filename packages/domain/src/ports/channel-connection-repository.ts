@@ -31,7 +31,12 @@ export type ChannelConnectionOrderBy = 'createdAt' | 'updatedAt';
 export interface ChannelConnectionRepository {
   /** null when the identifier is taken. */
   create(environmentId: string, input: NewChannelConnection): Promise<ChannelConnection | null>;
+  /** null when the environment has no connection with that identifier. */
   findByIdentifier(environmentId: string, identifier: string): Promise<ChannelConnection | null>;
+  /**
+   * Keyset pages (see CursorQuery), ties by id. A filter naming an unknown subscriber matches nothing;
+   * an empty contextKeys filter is no filter.
+   */
   list(environmentId: string, filter: ChannelConnectionFilter, page: CursorQuery<ChannelConnectionOrderBy>): Promise<CursorPage<ChannelConnection>>;
   /** Replaces workspace and/or auth; null when not found. */
   update(environmentId: string, identifier: string, changes: Partial<Pick<ChannelConnection, 'workspace' | 'auth'>>): Promise<ChannelConnection | null>;

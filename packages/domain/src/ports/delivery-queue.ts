@@ -16,6 +16,8 @@ export interface DeliveryWorkHandlers {
  * one consumer at a time.
  */
 export interface DeliveryQueue {
+  /** Starts handing this process work, each unit to one handler call, until `stop`. */
   consume(handlers: DeliveryWorkHandlers): Promise<void>;
+  /** Takes no more work; resolves once the work in hand has finished. */
   stop(): Promise<void>;
 }

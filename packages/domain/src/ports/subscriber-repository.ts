@@ -27,10 +27,15 @@ export interface SubscriberRepository {
   update(environmentId: string, subscriberId: string, changes: SubscriberAttributes & { channels?: ChannelSettings[] }): Promise<Subscriber | null>;
   /** Creates or updates each input in one set-based statement; reports which ids existed before. */
   upsertMany(environmentId: string, inputs: SubscriberInput[]): Promise<UpsertManyResult>;
+  /** Records presence and its time as a change (version and update time move on); null when not found. */
   setOnline(environmentId: string, subscriberId: string, isOnline: boolean, at: Date): Promise<Subscriber | null>;
   /** Removes the subscriber with its topic subscriptions, preferences and endpoints; false when not found. */
   delete(environmentId: string, subscriberId: string): Promise<boolean>;
   /** Drops these push device tokens from every channel setting of the subscriber (by row id); returns how many were removed. */
   removeDeviceTokens(environmentId: string, subscriberRowId: string, tokens: string[]): Promise<number>;
+  /**
+   * Keyset pages in `orderBy` order, ties by id (subscriberId compares code units: upper case first).
+   * email, phone and subscriberId match as prefixes; every match is case-sensitive.
+   */
   search(environmentId: string, filter: SubscriberSearch, page: CursorQuery<SubscriberOrderBy>): Promise<CursorPage<Subscriber>>;
 }

@@ -16,7 +16,9 @@ export interface TenancyRepository {
    * processes call it at once: exactly one organization results. `created` says whether this call made it.
    */
   bootstrap(spec: BootstrapSpec): Promise<{ organization: Organization; environments: Environment[]; created: boolean }>;
+  /** Every environment of the installation, oldest first. */
   listEnvironments(): Promise<Environment[]>;
+  /** null when no environment has that id (an authenticated caller's own, never a client's string). */
   findEnvironment(environmentId: string): Promise<Environment | null>;
   /** Stores the environment's provider retry policy (the fields it overrides); null returns it to the service default. */
   setRetryPolicy(environmentId: string, policy: Partial<RetryPolicy> | null): Promise<void>;
@@ -33,6 +35,7 @@ export interface TenancyRepository {
   addApiKey(environmentId: string, keyHash: string, hint: string, secret?: string): Promise<ApiKeyRecord>;
   /** The secrets of the environment's unrevoked keys that were stored with one, decrypted. */
   apiKeySecrets(environmentId: string): Promise<string[]>;
+  /** The environment's keys, revoked ones too. */
   listApiKeys(environmentId: string): Promise<ApiKeyRecord[]>;
   /** false when no unrevoked key has that id. */
   revokeApiKey(apiKeyId: string): Promise<boolean>;

@@ -53,7 +53,9 @@ export interface UnsubscribeResult {
 export interface TopicRepository {
   /** Creates the topic or updates its name when given; `created` tells which. */
   upsertTopic(environmentId: string, input: TopicInput): Promise<{ topic: Topic; created: boolean }>;
+  /** null when the environment has no topic with that key. */
   findTopic(environmentId: string, key: string): Promise<Topic | null>;
+  /** Keyset pages in `orderBy` order, ties by id (keys compare code units). */
   searchTopics(environmentId: string, filter: TopicSearch, page: CursorQuery<TopicOrderBy>): Promise<CursorPage<Topic>>;
   /** null when no topic has that key. */
   updateTopic(environmentId: string, key: string, changes: { name?: string }): Promise<Topic | null>;
@@ -66,7 +68,9 @@ export interface TopicRepository {
   subscribe(environmentId: string, topic: TopicInput, items: SubscribeItem[], preferences?: SubscriptionPreferenceRule[]): Promise<SubscribeResult>;
   /** null when the topic does not exist; otherwise removes every target in one statement. */
   unsubscribe(environmentId: string, topicKey: string, targets: UnsubscribeTarget[]): Promise<UnsubscribeResult | null>;
+  /** Keyset pages by creation or update time, ties by id; an unknown topic or subscriber in the filter matches nothing. */
   searchSubscriptions(environmentId: string, filter: SubscriptionSearch, page: CursorQuery<SubscriptionOrderBy>): Promise<CursorPage<TopicSubscription>>;
+  /** The subscription with that identifier on that topic; null when there is none. */
   findSubscription(environmentId: string, topicKey: string, identifier: string): Promise<TopicSubscription | null>;
   /** null when not found; `preferences` replaces the stored rules when given. */
   updateSubscription(
