@@ -13,7 +13,7 @@ export function sampleOutcomes(): JobOutcome[] {
     attempts: 1,
     leased: type !== 'in_app',
     step: { id: `step-${n}`, stepId: type, name: type, type, active: true, position: 0, controlValues: {}, skip: null, filters: [] },
-    workflow: { id: 'wf', identifier: 'wf', name: 'wf', active: true, critical: false, severity: 'none', tags: [], data: null, preferences: {} },
+    workflow: { id: 'wf', identifier: 'wf', name: 'wf', active: true, critical: false, severity: 'none', origin: 'novu-cloud', tags: [], data: null, preferences: {} },
     subscriber: { id: '00000000-0000-4000-b000-000000000001', subscriberId: 'ada', firstName: 'Ada', lastName: null, email: 'ada@example.com', phone: null, avatar: null, locale: null, timezone: null, data: null, channels: [] },
     payload: {},
     overrides: {},

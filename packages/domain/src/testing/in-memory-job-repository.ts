@@ -162,7 +162,7 @@ export class InMemoryJobRepository implements JobRepository {
       attempts,
       leased,
       step,
-      workflow: { id: w.id, identifier: w.workflowId, name: w.name, active: w.active, critical: w.critical, severity: w.severity, tags: w.tags, data: w.data, preferences: w.preferences ?? {} },
+      workflow: { id: w.id, identifier: w.workflowId, name: w.name, active: w.active, critical: w.critical, severity: w.severity, origin: w.origin, tags: w.tags, data: w.data, preferences: w.preferences ?? {} },
       subscriber,
       payload: n.payload,
       overrides: n.overrides,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RetryPolicy } from '../entities/retry-policy';
-import type { ApiKeyRecord, Environment, EnvironmentSettings, Organization } from '../entities/tenancy';
+import type { ApiKeyRecord, BridgeRegistration, Environment, EnvironmentSettings, Organization } from '../entities/tenancy';
 import type { BootstrapSpec, TenancyRepository } from '../ports/tenancy-repository';
 
 interface KeyRow extends ApiKeyRecord {
@@ -43,6 +43,7 @@ export class InMemoryTenancyRepository implements TenancyRepository {
           publicIdentifier: `pk_${randomUUID().replaceAll('-', '')}`,
           inboxHmac: false,
           corsOrigins: [],
+          bridge: null,
           createdAt: organization.createdAt,
         });
       }
@@ -64,6 +65,12 @@ export class InMemoryTenancyRepository implements TenancyRepository {
     const environment = this.environments.find((e) => e.id === environmentId);
     if (!environment) throw new Error(`environment ${environmentId} does not exist`);
     environment.retryPolicy = structuredClone(policy) as RetryPolicy | null;
+  }
+
+  async setBridge(environmentId: string, bridge: BridgeRegistration) {
+    const environment = this.environments.find((e) => e.id === environmentId);
+    if (!environment) throw new Error(`environment ${environmentId} does not exist`);
+    environment.bridge = { ...bridge };
   }
 
   async findEnvironmentByIdentifier(publicIdentifier: string) {

@@ -92,7 +92,10 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
       workflows.push(current ? (await this.replace(environmentId, current.id, draft))! : await this.create(environmentId, draft));
     }
     const removed = mine.filter((w) => w.origin === 'external' && !drafts.some((d) => d.workflowId === w.workflowId));
-    for (const w of removed) this.rows.delete(w.id);
+    for (const w of removed) {
+      this.store.cascadeWorkflow(w.id);
+      this.rows.delete(w.id);
+    }
     return { workflows, removed: removed.map((w) => w.workflowId) };
   }
 

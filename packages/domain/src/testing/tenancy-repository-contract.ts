@@ -51,6 +51,10 @@ export function tenancyRepositoryContract(name: string, setup: () => Promise<Ten
       await repo.setRetryPolicy(prod.id, null);
       expect((await repo.findEnvironment(prod.id))!.retryPolicy).toBeNull();
       expect(await repo.findEnvironment(dev.id)).toMatchObject({ retryPolicy: null });
+      await repo.setBridge(dev.id, { url: 'https://bridge.example/api/novu', keyHash: 'h1' });
+      await repo.setBridge(dev.id, { url: 'https://bridge.example/v2', keyHash: 'h2' });
+      expect((await repo.findEnvironment(dev.id))!.bridge).toEqual({ url: 'https://bridge.example/v2', keyHash: 'h2' });
+      expect((await repo.findEnvironment(prod.id))!.bridge ?? null).toBeNull();
     });
 
     it('adds API keys idempotently by hash, authenticates unrevoked ones, and revokes once', async () => {
