@@ -99,7 +99,7 @@ export function jobRepositoryContract(name: string, setup: () => Promise<JobRepo
     });
 
     it('queues the next step when one completes, schedules it for its time, or cancels the rest on a halt', async () => {
-      const { jobs, notify } = await world([step('a', 'custom'), step('b', 'custom'), step('c', 'custom')]);
+      const { jobs, notify } = await world([step('a', 'in_app'), step('b', 'in_app'), step('c', 'in_app')]);
       const [now, later, halted] = [await notify(), await notify(), await notify()];
       const claimed = await jobs.claim([now, later, halted]);
       const of = (id: string) => claimed.find((j) => j.notificationId === id)!;
