@@ -1,20 +1,16 @@
-import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, operatorCommand } from './support/operator-command';
 import { startService, type TestService } from './support/service';
 import { waitFor } from './support/wait';
 import { queryDatabase } from './support/workflow-rows';
 
-const CLI = fileURLToPath(new URL('../apps/http/src/cli.ts', import.meta.url));
 let svc: TestService;
 let identifiers: Record<string, string>;
+/** Production's secret key: its Inbox sessions need the subscriber's HMAC made with it. */
+let productionKey: string;
 
-async function herald(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, DATABASE_URL: svc.databaseUrl } });
-  return stdout;
-}
+const herald = (...args: string[]) => operatorCommand(svc.databaseUrl, ...args);
 
 async function session(applicationIdentifier: string, subscriberId: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   return fetch(`${svc.url}/v1/inbox/session`, {
@@ -24,8 +20,11 @@ async function session(applicationIdentifier: string, subscriberId: string, extr
   });
 }
 
+const hmac = (secret: string, subscriberId: string) => createHmac('sha256', secret).update(subscriberId).digest('hex');
+const proof = (environment: string, subscriberId: string) => (environment === 'production' ? { subscriberHash: hmac(productionKey, subscriberId) } : {});
+
 async function token(environment: string, subscriberId: string): Promise<string> {
-  const response = await session(identifiers[environment], subscriberId);
+  const response = await session(identifiers[environment], subscriberId, proof(environment, subscriberId));
   expect(response.status).toBe(201);
   return (await response.json()).data.token;
 }
@@ -39,6 +38,7 @@ beforeAll(async () => {
   svc = await startService();
   const rows = await queryDatabase<{ slug: string; public_identifier: string }>(svc.databaseUrl, 'SELECT slug, public_identifier FROM environments');
   identifiers = Object.fromEntries(rows.map((r) => [r.slug, r.public_identifier]));
+  productionKey = await createApiKey(svc.databaseUrl, 'production');
   const workflow = { name: 'Ping', workflowId: 'ping', steps: [{ name: 'Inbox', type: 'in_app', controlValues: { body: 'Ping {{payload.n}}' } }] };
   expect((await svc.request('/v2/workflows', { method: 'POST', json: workflow })).status).toBe(201);
   await token('development', 'ada');
@@ -99,13 +99,20 @@ describe('per-environment settings from the operator command', () => {
     const allowed = await waitFor(async () => ((await preflight('https://app.example.com')).status === 204 ? preflight('https://app.example.com') : null), 10_000, 500);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     const cross = { origin: 'https://app.example.com' };
-    const inProduction = await session(identifiers.production, 'ada', {}, cross);
+    const inProduction = await session(identifiers.production, 'ada', proof('production', 'ada'), cross);
     expect(inProduction.status).toBe(201);
     expect(inProduction.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     // The origin is production's, not development's.
     expect((await session(identifiers.development, 'ada', {}, cross)).status).toBe(403);
     const ada = await token('development', 'ada');
     expect((await asSubscriber(ada, '/v1/inbox/notifications', { headers: cross })).status).toBe(403);
+  });
+
+  it('requires an HMAC of the subscriber id in production by default', async () => {
+    const refused = await session(identifiers.production, 'ada');
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).message).toMatch(/subscriberHash is required: hex HMAC-SHA256 of the subscriberId/);
+    expect((await session(identifiers.production, 'ada', proof('production', 'ada'))).status).toBe(201);
   });
 
   it('requires an HMAC of the subscriber id once the environment turns it on', async () => {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { AesGcmCredentialCipher, applyMigrations, connectDatabase, loadEncryptionKey, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
-import { ConfigureRetryPolicy, DomainError, ManageApiKeys, type RetryPolicyView } from '@herald/domain';
+import { ConfigureInboxSecurity, ConfigureRetryPolicy, DomainError, ManageApiKeys, type Environment, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
 import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
 import { environmentBySlugOrId } from '@herald/domain';
@@ -10,7 +10,9 @@ const USAGE = `Usage: pnpm herald <command>
   environments                              list environments (slug, name, id, inbox application identifier)
   environments set <slug|id> [--cors-origins <origin,...>] [--inbox-hmac on|off]
                                             browser origins allowed to call the inbox API; whether
-                                            inbox sessions need subscriberHash (HMAC of the subscriber id)
+                                            inbox sessions need subscriberHash (HMAC of the subscriber id;
+                                            on by default in production). A change ends every subscriber
+                                            token issued before it (within 5 s)
   keys list    --environment <slug|id>      list an environment's API keys (hints only)
   keys create  --environment <slug|id>      create a secret API key (printed once)
   keys revoke  <keyId>                      revoke an API key
@@ -34,6 +36,8 @@ function printPolicy({ environment, effective, own }: RetryPolicyView): void {
   console.log(own ? `  set for this environment: ${JSON.stringify(own)}` : '  (the service default: HERALD_RETRY_POLICY or the built-in one)');
 }
 
+const hmacState = (e: Environment) => (e.inboxHmac ? 'on' : 'off (sessions need no subscriberHash)');
+
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' }, 'cors-origins': { type: 'string' }, 'inbox-hmac': { type: 'string' }, to: { type: 'string' }, dir: { type: 'string' }, yes: { type: 'boolean', short: 'y' } } });
   const [command, action, target] = positionals;
@@ -47,16 +51,19 @@ async function main(argv: string[]): Promise<number> {
   try {
     await applyMigrations(db.pool);
     const cipher = new AesGcmCredentialCipher(loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir }));
-    const keys = new ManageApiKeys(new PrismaTenancyRepository(db.prisma, cipher));
+    const tenancy = new PrismaTenancyRepository(db.prisma, cipher);
+    const keys = new ManageApiKeys(tenancy);
     const environment = values.environment ?? 'development';
     if (command === 'environments' && action === 'set' && target) {
       const hmac = values['inbox-hmac'];
       if (hmac !== undefined && !['on', 'off'].includes(hmac)) throw new DomainError('BAD_REQUEST', '--inbox-hmac must be on or off');
       const corsOrigins = values['cors-origins']?.split(',').map((o) => o.trim()).filter(Boolean);
-      const e = await keys.configure(target, { corsOrigins, inboxHmac: hmac === undefined ? undefined : hmac === 'on' });
-      console.log(`${e.slug}\tapplication identifier ${e.publicIdentifier}\tinbox HMAC ${e.inboxHmac ? 'on' : 'off'}\tCORS origins ${e.corsOrigins.join(',') || '(none)'}`);
+      const inbox = new ConfigureInboxSecurity(tenancy);
+      const { environment: e, exposure } = await inbox.execute(target, { corsOrigins, inboxHmac: hmac === undefined ? undefined : hmac === 'on' });
+      console.log(`${e.slug}\tapplication identifier ${e.publicIdentifier}\tinbox HMAC ${hmacState(e)}\tCORS origins ${e.corsOrigins.join(',') || '(none)'}`);
+      if (exposure) console.log(`\nWARNING: ${exposure}\nRequire it again: pnpm herald environments set ${e.slug} --inbox-hmac on`);
     } else if (command === 'environments') {
-      for (const e of await keys.listEnvironments()) console.log(`${e.slug}\t${e.name}\t${e.id}\t${e.publicIdentifier}`);
+      for (const e of await keys.listEnvironments()) console.log(`${e.slug}\t${e.name}\t${e.id}\t${e.publicIdentifier}\tinbox HMAC ${hmacState(e)}`);
     } else if (command === 'keys' && action === 'list') {
       for (const k of await keys.list(environment)) console.log(`${k.id}\t${k.hint}\t${k.createdAt.toISOString()}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
     } else if (command === 'keys' && action === 'create') {

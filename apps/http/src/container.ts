@@ -3,6 +3,7 @@ import {
   AuthenticateApiKey,
   BootstrapOrganization,
   BulkCreateSubscribers,
+  ConfigureInboxSecurity,
   CreateSubscriber,
   DeleteSubscriber,
   GetSubscriber,
@@ -154,6 +155,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
   useCase(AuthenticateApiKey, (t: TenancyRepository) => new AuthenticateApiKey(t), [TenancyRepository]);
   useCase(BootstrapOrganization, (t: TenancyRepository) => new BootstrapOrganization(t), [TenancyRepository]);
   useCase(ManageApiKeys, (t: TenancyRepository) => new ManageApiKeys(t), [TenancyRepository]);
+  useCase(ConfigureInboxSecurity, (t: TenancyRepository) => new ConfigureInboxSecurity(t), [TenancyRepository]);
   useCase(GetEnvironment, (t: TenancyRepository) => new GetEnvironment(t), [TenancyRepository]);
   useCase(CreateSubscriber, (s: SubscriberRepository) => new CreateSubscriber(s), [SubscriberRepository]);
   useCase(GetSubscriber, (s: SubscriberRepository) => new GetSubscriber(s), [SubscriberRepository]);
@@ -317,7 +319,7 @@ export function buildContainer(config: Config, db: Database, boss: PgBoss, logge
     (t: TenancyRepository, s: SubscriberRepository, i: InboxRepository) => new StartInboxSession(t, s, i, subscriberTokens),
     [TenancyRepository, SubscriberRepository, InboxRepository],
   );
-  useCase(AuthenticateSubscriberToken, () => new AuthenticateSubscriberToken(subscriberTokens), []);
+  useCase(AuthenticateSubscriberToken, (t: TenancyRepository) => new AuthenticateSubscriberToken(subscriberTokens, t), [TenancyRepository]);
   useCase(ReadLiveInboxChanges, (i: InboxRepository) => new ReadLiveInboxChanges(i), [InboxRepository]);
   container.bind(InboxOrigins).toResolvedValue((t: TenancyRepository) => new InboxOrigins(t), [TenancyRepository]);
 

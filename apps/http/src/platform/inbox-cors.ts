@@ -1,4 +1,4 @@
-import { DomainError, type TenancyRepository } from '@herald/domain';
+import { originRefused, type TenancyRepository } from '@herald/domain';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env';
 
@@ -31,9 +31,7 @@ export class InboxOrigins {
 
   /** FORBIDDEN unless the cross-origin request's origin is on the environment's list. */
   async check(environmentId: string, crossOrigin: string | undefined): Promise<void> {
-    if (crossOrigin && !(await this.allowedFor(environmentId, crossOrigin))) {
-      throw new DomainError('FORBIDDEN', `Origin ${crossOrigin} is not allowed for this environment (pnpm herald environments set <slug> --cors-origins ...)`);
-    }
+    if (crossOrigin && !(await this.allowedFor(environmentId, crossOrigin))) throw originRefused(crossOrigin);
   }
 
   private fresh(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import { DomainError, type AuthenticateSubscriberToken, type InboxFeed, type InboxFeedEvent, type ReadLiveInboxChanges } from '@herald/domain';
+import { DomainError, type AuthenticateSubscriberToken, type InboxFeed, type InboxFeedEvent, type ReadLiveInboxChanges, type SubscriberClaims } from '@herald/domain';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
 import type { InboxOrigins } from '../platform/inbox-cors';
@@ -15,6 +15,8 @@ export interface InboxSocketsDependencies {
 
 /** How long this process still counts as holding sockets after its last one left (a reload reconnects within it). */
 const PRESENCE_LINGER_MS = 30_000;
+/** How often open sockets' tokens are checked again: a change of the environment's Inbox security drops them. */
+const RECHECK_MS = 5_000;
 
 const room = (environmentId: string, subscriberRef: string) => `${environmentId}:${subscriberRef}`;
 
@@ -32,6 +34,7 @@ export class InboxSockets {
   /** Sockets authorised and not yet in the namespace (they join it on the next tick). */
   private arriving = 0;
   private presenceCheck: NodeJS.Timeout | undefined;
+  private readonly recheck: NodeJS.Timeout;
   private closed = false;
 
   constructor(server: HttpServer, private readonly deps: InboxSocketsDependencies) {
@@ -39,8 +42,9 @@ export class InboxSockets {
     this.io.use((socket, next) => {
       const token = socket.handshake.query.token ?? socket.handshake.auth?.token;
       this.authorise(typeof token === 'string' ? token : undefined, socket.handshake.headers.origin, socket.handshake.headers.host)
-        .then(async (roomName) => {
-          socket.data.room = roomName;
+        .then(async (claims) => {
+          socket.data.claims = claims;
+          socket.data.room = room(claims.environmentId, claims.subscriberRef);
           this.arriving++;
           try {
             await this.deps.feed.setPresent(true);
@@ -57,6 +61,7 @@ export class InboxSockets {
       socket.on('disconnect', () => this.checkPresenceLater());
     });
     this.unsubscribe = deps.feed.subscribe((events) => void this.push(events));
+    this.recheck = setInterval(() => void this.dropRevoked(), RECHECK_MS).unref();
   }
 
   /** How many sockets this process holds. */
@@ -68,6 +73,7 @@ export class InboxSockets {
   close(): void {
     this.closed = true;
     clearTimeout(this.presenceCheck);
+    clearInterval(this.recheck);
     this.unsubscribe();
     this.io.disconnectSockets(true);
     this.io.engine.close();
@@ -80,11 +86,20 @@ export class InboxSockets {
     this.presenceCheck = setTimeout(() => void this.deps.feed.setPresent(this.io.sockets.sockets.size + this.arriving > 0), PRESENCE_LINGER_MS).unref();
   }
 
-  private async authorise(token: string | undefined, origin: string | undefined, host: string | undefined): Promise<string> {
-    const claims = this.deps.authenticate.execute(token ? `Bearer ${token}` : undefined);
+  private async authorise(token: string | undefined, origin: string | undefined, host: string | undefined): Promise<SubscriberClaims> {
+    const claims = await this.deps.authenticate.execute(token ? `Bearer ${token}` : undefined);
     const own = host ? [`http://${host}`, `https://${host}`] : [];
     await this.deps.origins.check(claims.environmentId, origin && !own.includes(origin) ? origin : undefined);
-    return room(claims.environmentId, claims.subscriberRef);
+    return claims;
+  }
+
+  /** Disconnects the sockets whose token the environment's Inbox security no longer accepts. */
+  private async dropRevoked(): Promise<void> {
+    for (const socket of this.io.sockets.sockets.values()) {
+      const claims = socket.data.claims as SubscriberClaims | undefined;
+      // Only a refusal drops a socket: a failed read of the environment leaves it for the next round.
+      if (claims) await this.deps.authenticate.check(claims).catch((error: unknown) => error instanceof DomainError && socket.disconnect(true));
+    }
   }
 
   private async push(events: InboxFeedEvent[]): Promise<void> {

@@ -66,8 +66,19 @@ export class PrismaTenancyRepository implements TenancyRepository {
 
   async updateEnvironment(environmentId: string, settings: EnvironmentSettings): Promise<Environment | null> {
     if (!isUuid(environmentId)) return null;
-    const { count } = await this.prisma.environment.updateMany({ where: { id: environmentId }, data: settings });
-    return count ? this.findEnvironment(environmentId) : null;
+    const hmac = settings.inboxHmac ?? null;
+    const origins = settings.corsOrigins ?? null;
+    // One statement: the version goes up exactly when a value changes, also under concurrent changes.
+    const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
+      UPDATE environments SET
+        inbox_hmac = COALESCE(${hmac}::boolean, inbox_hmac),
+        cors_origins = COALESCE(${origins}::text[], cors_origins),
+        inbox_security_version = inbox_security_version + CASE
+          WHEN inbox_hmac IS DISTINCT FROM COALESCE(${hmac}::boolean, inbox_hmac)
+            OR cors_origins IS DISTINCT FROM COALESCE(${origins}::text[], cors_origins) THEN 1 ELSE 0 END
+      WHERE id = ${environmentId}::uuid
+      RETURNING id`;
+    return rows.length ? this.findEnvironment(environmentId) : null;
   }
 
   async addApiKey(environmentId: string, keyHash: string, hint: string, secret?: string): Promise<ApiKeyRecord> {
@@ -105,8 +116,8 @@ const apiKeySelect = { id: true, environmentId: true, hint: true, createdAt: tru
 type EnvironmentRow = Omit<Environment, 'retryPolicy' | 'bridge'> & { retryPolicy?: unknown; bridgeUrl?: string | null; bridgeKeyHash?: string | null };
 
 function toEnvironment(row: EnvironmentRow): Environment {
-  const { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins } = row;
+  const { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins, inboxSecurityVersion } = row;
   const retryPolicy = (row.retryPolicy ?? null) as Environment['retryPolicy'];
   const bridge = row.bridgeUrl && row.bridgeKeyHash ? { url: row.bridgeUrl, keyHash: row.bridgeKeyHash } : null;
-  return { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins, retryPolicy, bridge };
+  return { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins, inboxSecurityVersion, retryPolicy, bridge };
 }

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HmacSubscriberTokens } from './hmac-subscriber-tokens';
 
-const claims = { environmentId: 'env-1', subscriberRef: 'sub-1', subscriberId: 'ada' };
+const claims = { environmentId: 'env-1', subscriberRef: 'sub-1', subscriberId: 'ada', securityVersion: 3 };
 
 describe('HmacSubscriberTokens', () => {
   const key = randomBytes(32);
@@ -21,5 +21,16 @@ describe('HmacSubscriberTokens', () => {
     const later = new HmacSubscriberTokens(key, 1_000, () => Date.now() + 2_000);
     expect(later.verify(new HmacSubscriberTokens(key, 1_000).issue(claims))).toBeNull();
     expect(new HmacSubscriberTokens(key).verify('not-a-token')).toBeNull();
+  });
+
+  it('reads a token issued before tokens carried a security version as version 0, and refuses a malformed version', () => {
+    const sign = (body: object) => {
+      const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
+      const signingKey = createHmac('sha256', key).update('herald/inbox-subscriber-token/v1').digest();
+      return `${payload}.${createHmac('sha256', signingKey).update(payload).digest('base64url')}`;
+    };
+    const old = { e: 'env-1', r: 'sub-1', s: 'ada', x: Date.now() + 60_000 };
+    expect(new HmacSubscriberTokens(key).verify(sign(old))).toEqual({ ...claims, securityVersion: 0 });
+    expect(new HmacSubscriberTokens(key).verify(sign({ ...old, v: '3' }))).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ export class HmacSubscriberTokens implements SubscriberTokens {
   }
 
   issue(claims: SubscriberClaims): string {
-    const body = { e: claims.environmentId, r: claims.subscriberRef, s: claims.subscriberId, x: this.now() + this.ttlMs };
+    const body = { e: claims.environmentId, r: claims.subscriberRef, s: claims.subscriberId, v: claims.securityVersion, x: this.now() + this.ttlMs };
     const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
     return `${payload}.${this.sign(payload).toString('base64url')}`;
   }
@@ -32,10 +32,13 @@ export class HmacSubscriberTokens implements SubscriberTokens {
     const expected = this.sign(payload);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {
-      const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { e?: unknown; r?: unknown; s?: unknown; x?: unknown };
+      const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { e?: unknown; r?: unknown; s?: unknown; v?: unknown; x?: unknown };
       if (typeof body.e !== 'string' || typeof body.r !== 'string' || typeof body.s !== 'string' || typeof body.x !== 'number') return null;
       if (body.x <= this.now()) return null;
-      return { environmentId: body.e, subscriberRef: body.r, subscriberId: body.s };
+      // Tokens issued before versions existed carry none: version 0, which any change of the environment's Inbox security ends.
+      const securityVersion = body.v === undefined ? 0 : body.v;
+      if (typeof securityVersion !== 'number' || !Number.isInteger(securityVersion)) return null;
+      return { environmentId: body.e, subscriberRef: body.r, subscriberId: body.s, securityVersion };
     } catch {
       return null;
     }

@@ -23,6 +23,11 @@ export interface Environment {
   corsOrigins: string[];
   /** The bridge last synced into the environment; null (or absent) before any sync. */
   bridge?: BridgeRegistration | null;
+  /**
+   * Goes up whenever the Inbox security (`inboxHmac`, `corsOrigins`) changes. A subscriber token
+   * carries the version it was issued under; one issued under an older version is refused.
+   */
+  inboxSecurityVersion: number;
 }
 
 /** Where an environment's code-defined workflows run, and which of its API keys signs the calls. */
@@ -53,7 +58,8 @@ export interface Caller {
   idempotencyEnabled: boolean;
 }
 
+/** Production's Inbox requires the subscriber HMAC from the start; Development keeps the quick start open. */
 export const DEFAULT_ENVIRONMENTS = [
-  { name: 'Development', slug: 'development' },
-  { name: 'Production', slug: 'production' },
+  { name: 'Development', slug: 'development', inboxHmac: false },
+  { name: 'Production', slug: 'production', inboxHmac: true },
 ] as const;

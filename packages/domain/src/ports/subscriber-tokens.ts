@@ -7,6 +7,8 @@ export interface SubscriberClaims {
   subscriberRef: string;
   /** The subscriber id the product knows. */
   subscriberId: string;
+  /** The environment's `inboxSecurityVersion` when the token was issued. */
+  securityVersion: number;
 }
 
 /**

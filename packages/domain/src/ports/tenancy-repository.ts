@@ -5,7 +5,8 @@ export const TenancyRepository = Symbol.for('TenancyRepository');
 
 export interface BootstrapSpec {
   organizationName: string;
-  environments: Array<{ name: string; slug: string; signingSecret: string }>;
+  /** inboxHmac left out: on (the secure default). */
+  environments: Array<{ name: string; slug: string; signingSecret: string; inboxHmac?: boolean }>;
 }
 
 export interface TenancyRepository {
@@ -26,7 +27,10 @@ export interface TenancyRepository {
   findEnvironmentByIdentifier(publicIdentifier: string): Promise<Environment | null>;
   /** Records the bridge synced into the environment (replacing any earlier one). */
   setBridge(environmentId: string, bridge: BridgeRegistration): Promise<void>;
-  /** Applies the defined settings; null when the environment does not exist. */
+  /**
+   * Applies the defined settings; null when the environment does not exist. A change of `inboxHmac`
+   * or `corsOrigins` raises `inboxSecurityVersion` in the same write (setting a value it already has does not).
+   */
   updateEnvironment(environmentId: string, settings: EnvironmentSettings): Promise<Environment | null>;
   /**
    * Idempotent on the hash: adding a key that exists returns the existing record. The secret, when

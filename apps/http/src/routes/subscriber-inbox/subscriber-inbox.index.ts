@@ -52,7 +52,7 @@ export function subscriberInboxRouter(resolve: Resolver) {
   router.use('/v1/inbox/*', inboxCors(origins));
   router.use('/v1/inbox/*', async (c, next) => {
     if (c.req.path === SESSION_PATH) return next();
-    const claims = authenticate.execute(c.req.header('authorization'));
+    const claims = await authenticate.execute(c.req.header('authorization'));
     await origins.check(claims.environmentId, c.get('crossOrigin'));
     c.set('subscriber', claims);
     return next();
@@ -62,10 +62,12 @@ export function subscriberInboxRouter(resolve: Resolver) {
     .openapi(routes.session, async (c) => {
       const body = c.req.valid('json');
       const { subscriberId, ...profile } = body.subscriber;
+      // The origin is checked by the use case before it writes anything (the preflight alone does not stop a POST).
       const session = await startSession.execute({
         applicationIdentifier: body.applicationIdentifier,
         subscriberId,
         subscriberHash: body.subscriberHash,
+        origin: c.get('crossOrigin'),
         subscriber: {
           firstName: profile.firstName ?? undefined,
           lastName: profile.lastName ?? undefined,
@@ -77,7 +79,6 @@ export function subscriberInboxRouter(resolve: Resolver) {
           data: profile.data ?? undefined,
         },
       });
-      await origins.check(session.environment.id, c.get('crossOrigin'));
       return c.json({ data: presentSession(session) }, 201);
     })
     .openapi(routes.list, async (c) => {

@@ -6,16 +6,19 @@ import type { InboxRepository } from '../../ports/inbox-repository';
 import type { SubscriberRepository } from '../../ports/subscriber-repository';
 import type { SubscriberTokens } from '../../ports/subscriber-tokens';
 import type { TenancyRepository } from '../../ports/tenancy-repository';
+import { originRefused, subscriberHashRefused } from '../../rules/inbox-security';
 import { subscriberHashMatches } from '../../rules/subscriber-hash';
 import { unreadCount, type UnreadCount } from './unread-count';
 
 export interface StartInboxSessionInput {
   applicationIdentifier: string;
   subscriberId: string;
-  /** Profile used only when the subscriber does not exist yet (a session never edits a profile). */
+  /** Profile used only when the subscriber does not exist yet, and only by an HMAC-verified session. */
   subscriber?: SubscriberAttributes;
   /** HMAC-SHA256(secret key, subscriberId), hex; required when the environment turns inbox HMAC on. */
   subscriberHash?: string;
+  /** The browser origin of a cross-origin call (undefined: same origin, or not a browser). */
+  origin?: string;
 }
 
 export interface InboxSession {
@@ -23,12 +26,17 @@ export interface InboxSession {
   environment: Environment;
   owner: InboxOwner;
   unreadCount: UnreadCount;
+  /** Whether the session proved the subscriber id with its HMAC. */
+  verified: boolean;
 }
 
 /**
- * The browser Inbox's first call: resolves the environment by its public identifier, checks the
- * subscriber HMAC when the environment asks for it, creates the subscriber if missing, and issues
- * the subscriber token every other inbox call is authorised by.
+ * The browser Inbox's first call: resolves the environment by its public identifier, refuses a
+ * browser origin it does not allow and, where the environment asks for it, a session without the
+ * subscriber's HMAC, both before anything is written; then creates the subscriber if missing and
+ * issues the subscriber token every other inbox call is authorised by. Only a verified session
+ * chooses the new subscriber's profile: an unverified one creates the subscriber id alone, since
+ * anyone holding the public identifier could send it.
  */
 export class StartInboxSession {
   constructor(
@@ -44,19 +52,29 @@ export class StartInboxSession {
     if (!environment) {
       throw DomainError.field('applicationIdentifier', 'is not the application identifier of any environment', input.applicationIdentifier);
     }
-    if (environment.inboxHmac) {
-      const secrets = await this.tenancy.apiKeySecrets(environment.id);
-      if (!subscriberHashMatches(secrets, input.subscriberId, input.subscriberHash)) {
-        throw new DomainError('UNAUTHORIZED', 'subscriberHash is missing or is not the HMAC-SHA256 of the subscriber id with a secret key of this environment');
-      }
-    }
-    const owner = (await this.inbox.owner(environment.id, input.subscriberId)) ?? (await this.create(environment.id, input));
-    const token = this.tokens.issue({ environmentId: environment.id, subscriberRef: owner.id, subscriberId: owner.subscriberId });
-    return { token, environment, owner, unreadCount: await unreadCount(this.inbox, owner) };
+    if (input.origin && !environment.corsOrigins.includes(input.origin)) throw originRefused(input.origin);
+    const verified = await this.verify(environment, input);
+    const owner = (await this.inbox.owner(environment.id, input.subscriberId)) ?? (await this.create(environment.id, input, verified));
+    const token = this.tokens.issue({
+      environmentId: environment.id,
+      subscriberRef: owner.id,
+      subscriberId: owner.subscriberId,
+      securityVersion: environment.inboxSecurityVersion,
+    });
+    return { token, environment, owner, unreadCount: await unreadCount(this.inbox, owner), verified };
   }
 
-  private async create(environmentId: string, input: StartInboxSessionInput): Promise<InboxOwner> {
-    const profile = { ...input.subscriber, subscriberId: input.subscriberId };
+  /** true when the hash proves the subscriber id; throws where the environment requires that and it does not. */
+  private async verify(environment: Environment, input: StartInboxSessionInput): Promise<boolean> {
+    if (!environment.inboxHmac && !input.subscriberHash) return false;
+    const secrets = await this.tenancy.apiKeySecrets(environment.id);
+    const verified = subscriberHashMatches(secrets, input.subscriberId, input.subscriberHash);
+    if (!verified && environment.inboxHmac) throw subscriberHashRefused(Boolean(input.subscriberHash), secrets.length > 0);
+    return verified;
+  }
+
+  private async create(environmentId: string, input: StartInboxSessionInput, verified: boolean): Promise<InboxOwner> {
+    const profile = { ...(verified ? input.subscriber : {}), subscriberId: input.subscriberId };
     const errors = validateSubscriberAttributes(profile);
     if (Object.keys(errors).length) throw DomainError.validation(errors);
     await this.subscribers.insert(environmentId, profile);

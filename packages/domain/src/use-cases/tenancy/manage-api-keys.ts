@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, Environment, EnvironmentSettings } from '../../entities/tenancy';
+import type { ApiKeyRecord, Environment } from '../../entities/tenancy';
 import { DomainError } from '../../errors';
 import { environmentBySlugOrId } from './environment-lookup';
 import type { TenancyRepository } from '../../ports/tenancy-repository';
@@ -24,31 +24,11 @@ export class ManageApiKeys {
     return { record, key };
   }
 
-  /** Turns inbox HMAC on or off and sets the browser origins allowed to call the inbox API. */
-  async configure(environmentSlugOrId: string, settings: EnvironmentSettings): Promise<Environment> {
-    const environment = await this.environment(environmentSlugOrId);
-    const bad = (settings.corsOrigins ?? []).filter((o) => !isOrigin(o));
-    if (bad.length) throw DomainError.field('corsOrigins', 'each must be an origin such as https://app.example.com (scheme, host, optional port)', bad);
-    const updated = await this.tenancy.updateEnvironment(environment.id, settings);
-    if (!updated) throw new DomainError('ENVIRONMENT_NOT_FOUND', `Environment '${environmentSlugOrId}' was not found`);
-    return updated;
-  }
-
   async revoke(apiKeyId: string): Promise<void> {
     if (!(await this.tenancy.revokeApiKey(apiKeyId))) throw DomainError.notFound('NOT_FOUND', 'API key', apiKeyId);
   }
 
   private environment(slugOrId: string): Promise<Environment> {
     return environmentBySlugOrId(this.tenancy, slugOrId);
-  }
-
-}
-
-function isOrigin(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
-  } catch {
-    return false;
   }
 }

@@ -13,7 +13,7 @@ import { DeleteWorkflow, GetWorkflow, ListWorkflows } from './workflow-queries';
 const ENV = 'env-1';
 const channels = new Set<ChannelType>(['in_app', 'email']);
 const integrations = { activeChannels: async () => channels };
-const environment: Environment = { id: ENV, organizationId: 'org', name: 'Development', slug: 'development', signingSecret: 'sekret', publicIdentifier: 'pk_1', inboxHmac: false, corsOrigins: [] };
+const environment: Environment = { id: ENV, organizationId: 'org', name: 'Development', slug: 'development', signingSecret: 'sekret', publicIdentifier: 'pk_1', inboxHmac: false, corsOrigins: [], inboxSecurityVersion: 0 };
 const environments = { findEnvironment: async (id: string) => (id === ENV ? environment : null) };
 
 async function rejection(promise: Promise<unknown>): Promise<DomainError> {
