@@ -66,6 +66,7 @@ export * from './entities/workflow';
 export * from './ports/workflow-repository';
 export * from './rules/liquid-engine';
 export * from './rules/render-step';
+export * from './rules/header-safe';
 export * from './rules/preview-example';
 export * from './rules/http-signature';
 export * from './rules/step-controls';

@@ -1,4 +1,4 @@
-import { Liquid, type Template } from 'liquidjs';
+import { Liquid, type FilterImplOptions, type Template } from 'liquidjs';
 
 /** Where the segments of a variable reference start; `a[b.c]` yields ['a', <dynamic>]. */
 export type VariablePath = Array<string | number>;
@@ -6,29 +6,48 @@ export type VariablePath = Array<string | number>;
 const MAX_TEMPLATE_CHARS = 100_000;
 
 /**
- * The one Liquid engine, shared by preview and delivery: no templates from files, unknown
- * filters are errors (a typo must not render silently), undefined variables render empty, and
- * render time, memory and template size are bounded so a hostile template cannot stall the process.
+ * How a template's outputs are written. `text` as they are (subjects, SMS, chat, push, in-app);
+ * `html` HTML-escaped (an email body): a payload or subscriber value is shown, never read as markup.
+ * A template inserts trusted HTML there with `raw` as its last filter: `{{ payload.banner | raw }}`.
  */
-const engine = new Liquid({
-  // No file system: {% include %}, {% render %} and {% layout %} find nothing. liquidjs reads them from
-  // the working directory by default, which holds the data directory (and its encryption key).
-  templates: {},
-  strictFilters: true,
-  strictVariables: false,
-  ownPropertyOnly: true,
-  parseLimit: MAX_TEMPLATE_CHARS,
-  renderLimit: 1_000,
-  memoryLimit: 16_000_000,
-  timezoneOffset: 0,
-});
+export type RenderMode = 'text' | 'html';
+
+/**
+ * The Liquid engines, one per mode, built once and shared by preview and delivery: no templates from
+ * files, unknown filters are errors (a typo must not render silently), undefined variables render
+ * empty, and render time, memory and template size are bounded so a hostile template cannot stall
+ * the process.
+ */
+function createEngine(mode: RenderMode): Liquid {
+  const engine = new Liquid({
+    // No file system: {% include %}, {% render %} and {% layout %} find nothing. liquidjs reads them from
+    // the working directory by default, which holds the data directory (and its encryption key).
+    templates: {},
+    strictFilters: true,
+    strictVariables: false,
+    ownPropertyOnly: true,
+    parseLimit: MAX_TEMPLATE_CHARS,
+    renderLimit: 1_000,
+    memoryLimit: 16_000_000,
+    timezoneOffset: 0,
+    // liquidjs appends this filter to every output whose last filter is not `raw`, when it parses.
+    outputEscape: mode === 'html' ? 'escape' : undefined,
+  });
+  engine.registerFilter('pluralize', pluralize);
+  engine.registerFilter('digest', digest);
+  if (mode === 'html') {
+    // What these return is escaped HTML already: escaping it again would show `&amp;lt;`.
+    for (const name of ['escape', 'escape_once']) engine.registerFilter(name, { handler: engine.filters[name] as Exclude<FilterImplOptions, { raw: boolean }>, raw: true });
+  }
+  return engine;
+}
 
 /** `{{ count | pluralize: 'comment' }}` -> "3 comments"; an explicit plural for irregular words. */
-engine.registerFilter('pluralize', (count: unknown, singular: unknown = 'item', plural?: unknown) => {
+function pluralize(count: unknown, singular: unknown = 'item', plural?: unknown): string {
   const n = Number(count);
   const word = n === 1 ? String(singular) : plural !== undefined ? String(plural) : `${String(singular)}s`;
   return `${Number.isFinite(n) ? n : 0} ${word}`;
-});
+}
 
 function pick(value: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), value);
@@ -38,7 +57,7 @@ function pick(value: unknown, path: string): unknown {
  * `{{ steps.digest-step.events | digest: 2, 'payload.name' }}` -> "Ada, Bob and 3 others":
  * names the first `max` events by the value at `key` and counts the rest.
  */
-engine.registerFilter('digest', (events: unknown, max: unknown = 2, key: unknown = 'payload.name', separator: unknown = ', ') => {
+function digest(events: unknown, max: unknown = 2, key: unknown = 'payload.name', separator: unknown = ', '): string {
   if (!Array.isArray(events)) return '';
   const limit = Math.max(1, Math.floor(Number(max)) || 2);
   const names = events.map((e) => pick(e, String(key))).filter((v) => v !== undefined && v !== null && v !== '').map(String);
@@ -46,7 +65,13 @@ engine.registerFilter('digest', (events: unknown, max: unknown = 2, key: unknown
   const rest = events.length - shown.length;
   if (rest <= 0) return shown.length > 1 ? `${shown.slice(0, -1).join(String(separator))} and ${shown[shown.length - 1]}` : (shown[0] ?? '');
   return `${shown.join(String(separator))} and ${rest} ${rest === 1 ? 'other' : 'others'}`;
-});
+}
+
+const engines: Record<RenderMode, Liquid> = { text: createEngine('text'), html: createEngine('html') };
+
+/** liquidjs's `escape`, character for character: the plain path must write what liquidjs would. */
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
 export interface TemplateAnalysis {
   /** Global variables the template reads (loop and assign locals excluded), leading static segments only. */
@@ -96,7 +121,7 @@ function plainOutputs(source: string): PlainOutputs | null {
 }
 
 /** The plain template rendered, or undefined where a value needs liquidjs. */
-function renderPlain({ literals, paths }: PlainOutputs, scope: Record<string, unknown>): string | undefined {
+function renderPlain({ literals, paths }: PlainOutputs, scope: Record<string, unknown>, mode: RenderMode): string | undefined {
   let out = literals[0];
   for (let i = 0; i < paths.length; i++) {
     let value: unknown = scope;
@@ -104,7 +129,7 @@ function renderPlain({ literals, paths }: PlainOutputs, scope: Record<string, un
       if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;
       value = (value as Record<string, unknown>)[key];
     }
-    if (typeof value === 'string') out += value;
+    if (typeof value === 'string') out += mode === 'html' ? escapeHtml(value) : value;
     else if (typeof value === 'number' || typeof value === 'boolean') out += String(value);
     else if (value !== null) return undefined;
     out += literals[i + 1];
@@ -114,8 +139,8 @@ function renderPlain({ literals, paths }: PlainOutputs, scope: Record<string, un
 
 interface Compiled {
   plain: PlainOutputs | null;
-  /** Parsed when first needed: a plain template rendered directly never is. */
-  templates?: Template[];
+  /** Parsed by each mode's engine when first needed (the escape is part of what it parses): a plain template rendered directly never is. */
+  parsed: Partial<Record<RenderMode, Template[]>>;
 }
 
 /**
@@ -134,7 +159,7 @@ function compile(source: string): Compiled {
     compiled.set(source, hit);
     return hit;
   }
-  const entry: Compiled = { plain: plainOutputs(source) };
+  const entry: Compiled = { plain: plainOutputs(source), parsed: {} };
   if (source.length <= COMPILED_CHARS_MAX / 10) {
     compiled.set(source, entry);
     compiledChars += source.length;
@@ -147,15 +172,15 @@ function compile(source: string): Compiled {
   return entry;
 }
 
-function parsed(entry: Compiled, source: string): Template[] {
-  return (entry.templates ??= engine.parse(source));
+function parsed(entry: Compiled, source: string, mode: RenderMode): Template[] {
+  return (entry.parsed[mode] ??= engines[mode].parse(source));
 }
 
 /** Static analysis without rendering: what a template reads and whether it parses. */
 export function analyzeTemplate(source: string): TemplateAnalysis {
   if (!hasLiquid(source)) return { variables: [] };
   try {
-    const segments = engine.globalVariableSegmentsSync(parsed(compile(source), source));
+    const segments = engines.text.globalVariableSegmentsSync(parsed(compile(source), source, 'text'));
     const variables = segments.map((path) => {
       const stop = path.findIndex((s) => Array.isArray(s));
       return (stop === -1 ? path : path.slice(0, stop)) as VariablePath;
@@ -167,19 +192,20 @@ export function analyzeTemplate(source: string): TemplateAnalysis {
 }
 
 /**
- * Renders one template against a scope; throws a Liquid error with a readable message. Synchronous:
- * no tag or filter of this engine waits on anything (no file system, every filter returns a value),
- * and liquidjs's async render turned every tag into promises: 10% of a fan-out's CPU.
+ * Renders one template against a scope, its outputs written as `mode` says; throws a Liquid error
+ * with a readable message. Synchronous: no tag or filter of these engines waits on anything (no file
+ * system, every filter returns a value), and liquidjs's async render turned every tag into
+ * promises: 10% of a fan-out's CPU.
  */
-export function renderTemplate(source: string, scope: Record<string, unknown>): string {
+export function renderTemplate(source: string, scope: Record<string, unknown>, mode: RenderMode = 'text'): string {
   if (!hasLiquid(source)) return source;
   const entry = compile(source);
-  return (entry.plain && renderPlain(entry.plain, scope)) ?? renderWithLiquid(source, scope, entry);
+  return (entry.plain && renderPlain(entry.plain, scope, mode)) ?? renderWithLiquid(source, scope, mode, entry);
 }
 
 /** Renders with liquidjs alone, whatever the template: `renderTemplate`'s reference. */
-export function renderWithLiquid(source: string, scope: Record<string, unknown>, entry = compile(source)): string {
-  return engine.renderSync(parsed(entry, source), scope) as string;
+export function renderWithLiquid(source: string, scope: Record<string, unknown>, mode: RenderMode = 'text', entry = compile(source)): string {
+  return engines[mode].renderSync(parsed(entry, source, mode), scope) as string;
 }
 
 /** Liquid messages end with a source excerpt; keep the first line, which names the problem and position. */

@@ -30,6 +30,21 @@ describe('renderStepContent', () => {
     expect(renderStepContent(type, controls, variables)).toEqual({ type, preview });
   });
 
+  it('escapes payload and subscriber values in an email body, not in its subject or in text channels, and keeps subjects on one line', () => {
+    const hostile = { payload: { name: '<img src=x onerror=alert(1)>', banner: '<b>Sale</b>', line: 'Hi\r\nBcc: victim@example.com' }, subscriber: { firstName: 'Tom & Jerry' } };
+    const email = renderStepContent('email', { subject: '{{ payload.line }} {{ payload.name }}', body: '<p>{{ payload.name }} {{ subscriber.firstName }}</p>{{ payload.banner | raw }}' }, hostile);
+    expect(email).toEqual({
+      type: 'email',
+      preview: { subject: 'Hi Bcc: victim@example.com <img src=x onerror=alert(1)>', body: '<p>&lt;img src=x onerror=alert(1)&gt; Tom &amp; Jerry</p><b>Sale</b>' },
+    });
+    expect(renderStepContent('push', { subject: '{{ payload.line }}', body: '{{ subscriber.firstName }}' }, hostile)).toEqual({ type: 'push', preview: { subject: 'Hi Bcc: victim@example.com', body: 'Tom & Jerry' } });
+    expect(renderStepContent('sms', { body: '{{ subscriber.firstName }}: {{ payload.banner }}' }, hostile)).toEqual({ type: 'sms', preview: { body: 'Tom & Jerry: <b>Sale</b>' } });
+    expect(renderStepContent('in_app', { body: '{{ subscriber.firstName }}' }, hostile)).toEqual({ type: 'in_app', preview: { body: 'Tom & Jerry' } });
+    // The interface's switch for a step whose output is trusted as it is.
+    const trusted = renderStepContent('email', { subject: 's', body: '{{ payload.banner }}', disableOutputSanitization: true }, hostile);
+    expect(trusted).toEqual({ type: 'email', preview: { subject: 's', body: '<b>Sale</b>' } });
+  });
+
   it('renders in_app actions, redirect and data, keeping targets as written', () => {
     const result = renderStepContent(
       'in_app',

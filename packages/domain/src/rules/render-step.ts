@@ -1,5 +1,6 @@
 import { assertNever, type WorkflowStepType } from '../entities/channel';
 import { isObject, NON_TEMPLATE_KEYS, type JsonObject } from './control-reader';
+import { singleLine } from './header-safe';
 import { cleanMessage, renderTemplate } from './liquid-engine';
 import { timingPreview } from './timing-preview';
 
@@ -70,20 +71,23 @@ class TemplateFailure extends Error {
   }
 }
 
-/** Renders every template leaf of a value, keeping its shape; enumerations pass through untouched. */
-function renderDeep(value: unknown, scope: Record<string, unknown>, path: string): unknown {
+/**
+ * Renders every template leaf of a value, keeping its shape; enumerations pass through untouched.
+ * The leaf at `htmlPath` is HTML: its outputs are escaped.
+ */
+function renderDeep(value: unknown, scope: Record<string, unknown>, path: string, htmlPath?: string): unknown {
   if (typeof value === 'string') {
     try {
-      return renderTemplate(value, scope);
+      return renderTemplate(value, scope, path === htmlPath ? 'html' : 'text');
     } catch (error) {
       throw new TemplateFailure(path, cleanMessage(error));
     }
   }
-  if (Array.isArray(value)) return value.map((v, i) => renderDeep(v, scope, `${path}[${i}]`));
+  if (Array.isArray(value)) return value.map((v, i) => renderDeep(v, scope, `${path}[${i}]`, htmlPath));
   if (!isObject(value)) return value;
   const out: JsonObject = {};
   for (const [key, v] of Object.entries(value)) {
-    out[key] = NON_TEMPLATE_KEYS.has(key) ? v : renderDeep(v, scope, path ? `${path}.${key}` : key);
+    out[key] = NON_TEMPLATE_KEYS.has(key) ? v : renderDeep(v, scope, path ? `${path}.${key}` : key, htmlPath);
   }
   return out;
 }
@@ -109,7 +113,8 @@ function content(type: WorkflowStepType, c: JsonObject): StepContent {
     }
     case 'email':
     case 'push':
-      return { type, preview: { subject: text(c.subject), body: text(c.body) } };
+      // A subject (a push title) is one line: a value with CR/LF must not start a header of its own.
+      return { type, preview: { subject: singleLine(text(c.subject)), body: text(c.body) } };
     case 'sms':
     case 'chat':
       return { type, preview: { body: text(c.body) } };
@@ -141,14 +146,24 @@ export function renderedStepContent(type: WorkflowStepType, values: JsonObject):
 }
 
 /**
+ * The control holding HTML, whose outputs are escaped: an email's body, unless the step turns that
+ * off with `disableOutputSanitization` (the interface's switch for trusting a step's output as it is).
+ */
+function htmlControl(type: WorkflowStepType, controlValues: JsonObject): string | undefined {
+  return type === 'email' && controlValues.disableOutputSanitization !== true ? 'body' : undefined;
+}
+
+/**
  * THE renderer of step content, shared by the step preview and the delivery engine: renders each
  * template among a step's (validated) control values with LiquidJS against the variables and shapes
  * the result per step type. A template that fails to parse or render yields `error`, never a throw.
+ * Values reach an email body HTML-escaped (`| raw` inserts trusted HTML) and a subject on one line;
+ * text channels get them as they are.
  */
 export function renderStepContent(type: WorkflowStepType, controlValues: JsonObject, variables: RenderVariables): StepRenderResult {
   const scope: Record<string, unknown> = { payload: {}, subscriber: {}, steps: {}, context: {}, env: {}, ...variables };
   try {
-    const rendered = renderDeep(controlValues, scope, '') as JsonObject;
+    const rendered = renderDeep(controlValues, scope, '', htmlControl(type, controlValues)) as JsonObject;
     return content(type, rendered);
   } catch (error) {
     if (!(error instanceof TemplateFailure)) throw error;

@@ -8,6 +8,7 @@ import type { RunnableJob } from '../../../ports/job-repository';
 import type { SubscriberRepository } from '../../../ports/subscriber-repository';
 import type { TenancyRepository } from '../../../ports/tenancy-repository';
 import { evaluateStepFilters } from '../../../rules/evaluate-step-filters';
+import { headerSafe } from '../../../rules/header-safe';
 import { renderedStepContent, renderStepContent } from '../../../rules/render-step';
 import { recipientFor, providerOverrides, type OutboundChannel } from './channel-recipient';
 import { sendWithFailover, type DeliveryState } from './send-with-failover';
@@ -72,7 +73,7 @@ export class ChannelStepHandler implements StepHandler {
       data: job.payload,
       transactionId: job.transactionId,
       idempotencyKey: job.jobId,
-      overrides: providerOverrides(job.overrides, this.channel, integration.providerId),
+      overrides: headerSafe(providerOverrides(job.overrides, this.channel, integration.providerId)),
       ...auth(routesOf(integration)),
     });
     const details: ExecutionDetailDraft[] = [];
@@ -132,7 +133,10 @@ export class ChannelStepHandler implements StepHandler {
   private entry(environmentId: string) {
     const hit = this.cache.get(environmentId);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit;
-    const integrations = this.deps.integrations.findDeliveryCandidates(environmentId, this.channel);
+    // Senders and titles from the credentials end up in headers too: on one line, once per read.
+    const integrations = this.deps.integrations
+      .findDeliveryCandidates(environmentId, this.channel)
+      .then((found) => found.map((i) => ({ ...i, credentials: headerSafe(i.credentials as Record<string, unknown>) as Integration['credentials'] })));
     const fallback = this.deps.defaultPolicy ?? DEFAULT_RETRY_POLICY;
     const policy = this.deps.tenancy.findEnvironment(environmentId).then((e) => ({ ...fallback, ...(e?.retryPolicy ?? {}) }));
     const entry = { at: Date.now(), integrations, policy };
