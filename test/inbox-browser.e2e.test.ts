@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureChromium, launchChromium } from './support/chromium';
+import { rawRequest } from './support/raw-request';
 import { startService, type TestService } from './support/service';
 
 const BUNDLE = fileURLToPath(new URL('../apps/http/dist/inbox-demo/inbox-demo.js', import.meta.url));
@@ -64,6 +65,16 @@ describe('the demo page in a real browser', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: `${ARTIFACTS}inbox-demo.png` });
     expect(outside).toEqual([]);
+    await page.close();
+  });
+
+  it('takes Herald’s URL from the origin the browser loaded it from, never from the Host header', async () => {
+    const forged = await rawRequest(svc.url, { method: 'GET', path: '/inbox/demo?subscriberId=eve', headers: { host: 'evil.example:666' } });
+    expect(forged.status).toBe(200);
+    expect(forged.text).not.toContain('evil.example');
+    const page = await openDemo('eve');
+    expect(await page.evaluate(() => (window as unknown as { HERALD_INBOX: { apiUrl: string } }).HERALD_INBOX.apiUrl)).toBe(svc.url);
+    expect(await page.locator('pre').textContent()).toContain(`curl -X POST ${svc.url}/v1/events/trigger`);
     await page.close();
   });
 });

@@ -21,8 +21,7 @@ export function inboxDemoRouter(resolve: Resolver, serviceName: string) {
       const slug = c.req.query('environment') || 'development';
       const environment = (await environments.listEnvironments()).find((e) => e.slug === slug);
       if (!environment) throw DomainError.field('environment', 'is not the slug of an environment', slug);
-      const apiUrl = new URL(c.req.url).origin;
-      return c.html(demoPage({ applicationIdentifier: environment.publicIdentifier, subscriberId, apiUrl, environment: environment.slug }, serviceName));
+      return c.html(demoPage({ applicationIdentifier: environment.publicIdentifier, subscriberId, environment: environment.slug }, serviceName));
     })
     .get('/inbox/demo/inbox-demo.js', async (c) => {
       bundle ??= readFile(BUNDLE);

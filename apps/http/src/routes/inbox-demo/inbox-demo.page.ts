@@ -1,8 +1,7 @@
-/** Settings the page hands to its bundled script. */
+/** Settings the page hands to its bundled script, which also gets `apiUrl`: the origin the browser loaded the page from. */
 export interface DemoSettings {
   applicationIdentifier: string;
   subscriberId: string;
-  apiUrl: string;
   environment: string;
 }
 
@@ -14,7 +13,7 @@ export function demoPage(settings: DemoSettings, serviceName: string): string {
   const json = JSON.stringify(settings).replace(/</g, '\\u003c');
   const subscriber = escapeHtml(settings.subscriberId);
   const trigger = escapeHtml(
-    `curl -X POST ${settings.apiUrl}/v1/events/trigger -H 'Authorization: ApiKey <development key>' -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify({ name: '<workflow id>', to: settings.subscriberId, payload: {} })}'`,
+    `/v1/events/trigger -H 'Authorization: ApiKey <development key>' -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify({ name: '<workflow id>', to: settings.subscriberId, payload: {} })}'`,
   );
   return `<!doctype html>
 <html lang="en">
@@ -35,10 +34,14 @@ export function demoPage(settings: DemoSettings, serviceName: string): string {
   <p>The official <code>@novu/js</code> Inbox, signed in as subscriber <code>${subscriber}</code> of the
   <code>${escapeHtml(settings.environment)}</code> environment. Trigger a workflow with an in-app step to this subscriber and
   the notification appears in the bell without a reload:</p>
-  <pre>${trigger}</pre>
+  <pre>curl -X POST <span class="api-url"></span>${trigger}</pre>
   <p>Another subscriber: <code>/inbox/demo?subscriberId=someone-else</code>.</p>
 </main>
-<script>window.HERALD_INBOX = ${json};</script>
+<script>
+  // Herald is wherever the browser loaded this page from: never a URL built from the request's Host header.
+  window.HERALD_INBOX = Object.assign(${json}, { apiUrl: location.origin });
+  for (const e of document.querySelectorAll('.api-url')) e.textContent = location.origin;
+</script>
 <script type="module" src="/inbox/demo/inbox-demo.js"></script>
 </body>
 </html>
