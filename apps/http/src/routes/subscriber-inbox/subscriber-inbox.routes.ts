@@ -27,7 +27,7 @@ export const session = createRoute({
   path: '/v1/inbox/session',
   tags,
   security: [],
-  summary: 'Start a subscriber session from the browser (public application identifier, optional HMAC)',
+  summary: 'Start a subscriber session from the browser (public application identifier; subscriberHash required where the environment asks, as Production does by default)',
   request: jsonBody(SessionBodySchema),
   responses: { 201: jsonContent(dataEnvelope(SessionSchema), 'The session and its subscriber token'), ...errorResponses },
 });
