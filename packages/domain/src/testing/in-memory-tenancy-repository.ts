@@ -41,8 +41,9 @@ export class InMemoryTenancyRepository implements TenancyRepository {
           organizationId: organization.id,
           retryPolicy: null,
           publicIdentifier: `pk_${randomUUID().replaceAll('-', '')}`,
-          inboxHmac: false,
+          inboxHmac: e.inboxHmac ?? true,
           corsOrigins: [],
+          inboxSecurityVersion: 0,
           bridge: null,
           createdAt: organization.createdAt,
         });
@@ -81,7 +82,9 @@ export class InMemoryTenancyRepository implements TenancyRepository {
   async updateEnvironment(environmentId: string, settings: EnvironmentSettings) {
     const environment = this.environments.find((e) => e.id === environmentId);
     if (!environment) return null;
+    const securityBefore = JSON.stringify([environment.inboxHmac, environment.corsOrigins]);
     for (const [key, value] of Object.entries(settings)) if (value !== undefined) Object.assign(environment, { [key]: structuredClone(value) });
+    if (JSON.stringify([environment.inboxHmac, environment.corsOrigins]) !== securityBefore) environment.inboxSecurityVersion++;
     return this.publish(environment);
   }
 

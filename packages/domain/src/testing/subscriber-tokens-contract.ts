@@ -11,7 +11,7 @@ export interface SubscriberTokensFixture {
   ttlMs: number;
 }
 
-const claims = { environmentId: 'env-1', subscriberRef: 'ref-1', subscriberId: 'ada' };
+const claims = { environmentId: 'env-1', subscriberRef: 'ref-1', subscriberId: 'ada', securityVersion: 3 };
 
 /** The behaviour every SubscriberTokens has; run against the in-memory double and the HMAC tokens. */
 export function subscriberTokensContract(name: string, setup: () => SubscriberTokensFixture): void {

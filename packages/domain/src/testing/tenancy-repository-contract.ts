@@ -4,7 +4,7 @@ import type { TenancyRepository } from '../ports/tenancy-repository';
 const spec = {
   organizationName: 'Acme',
   environments: [
-    { name: 'Development', slug: 'development', signingSecret: 'dev-secret' },
+    { name: 'Development', slug: 'development', signingSecret: 'dev-secret', inboxHmac: false },
     { name: 'Production', slug: 'production', signingSecret: 'prod-secret' },
   ],
 };
@@ -24,8 +24,8 @@ export function tenancyRepositoryContract(name: string, setup: () => Promise<Ten
       const [first] = results;
       expect(first.organization).toMatchObject({ name: 'Acme', idempotencyEnabled: true });
       expect(bySlug(first.environments)).toEqual([
-        expect.objectContaining({ name: 'Development', slug: 'development', signingSecret: 'dev-secret', organizationId: first.organization.id, retryPolicy: null, inboxHmac: false, corsOrigins: [] }),
-        expect.objectContaining({ name: 'Production', slug: 'production', signingSecret: 'prod-secret' }),
+        expect.objectContaining({ name: 'Development', slug: 'development', signingSecret: 'dev-secret', organizationId: first.organization.id, retryPolicy: null, inboxHmac: false, corsOrigins: [], inboxSecurityVersion: 0 }),
+        expect.objectContaining({ name: 'Production', slug: 'production', signingSecret: 'prod-secret', inboxHmac: true, inboxSecurityVersion: 0 }),
       ]);
       const later = await repo.bootstrap({ organizationName: 'Other', environments: [] });
       expect(later.created).toBe(false);
@@ -43,8 +43,15 @@ export function tenancyRepositoryContract(name: string, setup: () => Promise<Ten
       expect(await repo.findEnvironment('00000000-0000-4000-8000-000000000000')).toBeNull();
       expect(await repo.findEnvironmentByIdentifier(prod.publicIdentifier)).toEqual(prod);
       expect(await repo.findEnvironmentByIdentifier('pk_unknown')).toBeNull();
-      expect(await repo.updateEnvironment(dev.id, { inboxHmac: true, corsOrigins: ['https://app.example'] })).toEqual({ ...dev, inboxHmac: true, corsOrigins: ['https://app.example'] });
-      expect(await repo.updateEnvironment(dev.id, { corsOrigins: [] })).toMatchObject({ inboxHmac: true, corsOrigins: [] });
+      expect(await repo.updateEnvironment(dev.id, { inboxHmac: true, corsOrigins: ['https://app.example'] })).toEqual({
+        ...dev,
+        inboxHmac: true,
+        corsOrigins: ['https://app.example'],
+        inboxSecurityVersion: dev.inboxSecurityVersion + 1,
+      });
+      // Setting what is already there is no security change: tokens stay valid.
+      expect(await repo.updateEnvironment(dev.id, { inboxHmac: true })).toMatchObject({ inboxSecurityVersion: dev.inboxSecurityVersion + 1 });
+      expect(await repo.updateEnvironment(dev.id, { corsOrigins: [] })).toMatchObject({ inboxHmac: true, corsOrigins: [], inboxSecurityVersion: dev.inboxSecurityVersion + 2 });
       expect(await repo.updateEnvironment('not-an-id', { inboxHmac: true })).toBeNull();
       await repo.setRetryPolicy(prod.id, { maxAttempts: 2 });
       expect((await repo.findEnvironment(prod.id))!.retryPolicy).toEqual({ maxAttempts: 2 });
