@@ -2,6 +2,7 @@ export * from './errors';
 export * from './shared/pagination';
 export * from './shared/context-keys';
 export * from './shared/clock';
+export * from './shared/token';
 export * from './shared/shared-reads';
 export * from './entities/subscriber';
 export * from './entities/tenancy';

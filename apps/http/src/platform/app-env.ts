@@ -1,4 +1,4 @@
-import type { Caller, SubscriberClaims } from '@herald/domain';
+import type { Caller, SubscriberClaims, Token } from '@herald/domain';
 import type { Logger } from 'pino';
 
 /** Hono variables every handler can read. */
@@ -17,5 +17,5 @@ export type AppEnv = {
 
 /** What route modules need from the composition root: a way to get a use case by its token. */
 export interface Resolver {
-  get<T>(token: symbol | (new (...args: any[]) => T)): T;
+  get<T>(key: Token<T> | (abstract new (...args: any[]) => T)): T;
 }

@@ -1,3 +1,4 @@
+import { token } from '../shared/token';
 import type { ChannelType } from './channel';
 
 export type IntegrationKind = 'delivery' | 'agent';
@@ -47,7 +48,7 @@ export interface BuiltInIntegration {
   channel: ChannelType;
 }
 
-export const ProviderCatalogue = Symbol.for('ProviderCatalogue');
+export const ProviderCatalogue = token<ProviderCatalogue>('ProviderCatalogue');
 
 /** The providers one running service knows, with its own name substituted. Built once at start-up. */
 export interface ProviderCatalogue {

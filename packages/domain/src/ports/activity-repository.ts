@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { ActivityFilter, ActivityNotification, ActivityPage } from '../entities/activity';
 
-export const ActivityRepository = Symbol.for('ActivityRepository');
+export const ActivityRepository = token<ActivityRepository>('ActivityRepository');
 
 export interface ActivityRepository {
   /**

@@ -1,8 +1,9 @@
+import { token } from '../shared/token';
 import type { ChannelConnection, EndpointAddress, EndpointType } from '../entities/channel-endpoint';
 import type { ChannelType } from '../entities/channel';
 import type { CursorPage, CursorQuery } from '../shared/pagination';
 
-export const ChannelConnectionRepository = Symbol.for('ChannelConnectionRepository');
+export const ChannelConnectionRepository = token<ChannelConnectionRepository>('ChannelConnectionRepository');
 
 export interface NewChannelConnection {
   identifier: string;

@@ -1,8 +1,9 @@
+import { token } from '../shared/token';
 import type { ChannelType } from '../entities/channel';
 import type { ChannelEndpoint, EndpointAddress, EndpointType } from '../entities/channel-endpoint';
 import type { CursorPage, CursorQuery } from '../shared/pagination';
 
-export const ChannelEndpointRepository = Symbol.for('ChannelEndpointRepository');
+export const ChannelEndpointRepository = token<ChannelEndpointRepository>('ChannelEndpointRepository');
 
 export interface NewChannelEndpoint {
   identifier: string;

@@ -1,4 +1,6 @@
-export const CredentialCipher = Symbol.for('CredentialCipher');
+import { token } from '../shared/token';
+
+export const CredentialCipher = token<CredentialCipher>('CredentialCipher');
 
 /** Authenticated encryption of secrets at rest (integration credentials, connection tokens). */
 export interface CredentialCipher {

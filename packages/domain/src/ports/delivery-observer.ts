@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { JobOutcome } from './job-repository';
 
-export const DeliveryObserver = Symbol.for('DeliveryObserver');
+export const DeliveryObserver = token<DeliveryObserver>('DeliveryObserver');
 
 /**
  * Told what each slice of step runs produced, once it is recorded: metrics, logs and live inbox

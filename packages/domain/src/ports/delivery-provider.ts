@@ -1,7 +1,8 @@
+import { token } from '../shared/token';
 import type { ChannelType } from '../entities/channel';
 import type { Credentials } from '../entities/integration';
 
-export const ProviderRegistry = Symbol.for('ProviderRegistry');
+export const ProviderRegistry = token<ProviderRegistry>('ProviderRegistry');
 
 /** A rendered message on its way to one recipient through one provider. */
 export interface OutboundMessage {

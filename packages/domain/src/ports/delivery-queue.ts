@@ -1,4 +1,6 @@
-export const DeliveryQueue = Symbol.for('DeliveryQueue');
+import { token } from '../shared/token';
+
+export const DeliveryQueue = token<DeliveryQueue>('DeliveryQueue');
 
 export interface DeliveryWorkHandlers {
   /** Expands the topic recipients of these events. */

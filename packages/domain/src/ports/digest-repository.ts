@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { JsonObject } from '../entities/delivery';
 
-export const DigestRepository = Symbol.for('DigestRepository');
+export const DigestRepository = token<DigestRepository>('DigestRepository');
 
 /** A job that reached a digest step, with the digest it would open. */
 export interface DigestEntry {

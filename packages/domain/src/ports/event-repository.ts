@@ -1,9 +1,10 @@
+import { token } from '../shared/token';
 import type { DeliveryWorkflow, TriggerAcceptance } from '../entities/delivery';
 import type { FanoutLane } from '../rules/fanout-lanes';
 import type { JobOutcome } from './job-repository';
 import type { InlineRecipient, RunInline } from '../use-cases/delivery/inline-step';
 
-export const EventRepository = Symbol.for('EventRepository');
+export const EventRepository = token<EventRepository>('EventRepository');
 
 export type AcceptOutcome =
   | {

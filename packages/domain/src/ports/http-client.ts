@@ -1,4 +1,6 @@
-export const HttpClient = Symbol.for('HttpClient');
+import { token } from '../shared/token';
+
+export const HttpClient = token<HttpClient>('HttpClient');
 
 export interface HttpRequest {
   method: string;

@@ -1,4 +1,6 @@
-export const IdempotencyStore = Symbol.for('IdempotencyStore');
+import { token } from '../shared/token';
+
+export const IdempotencyStore = token<IdempotencyStore>('IdempotencyStore');
 
 /** A finished response as it is replayed: the same status code and the same body bytes. */
 export interface StoredResponse {

@@ -1,4 +1,6 @@
-export const InboxFeed = Symbol.for('InboxFeed');
+import { token } from '../shared/token';
+
+export const InboxFeed = token<InboxFeed>('InboxFeed');
 
 /** Something changed in a subscriber's inbox: new messages (by the jobs that made them) or states. */
 export interface InboxFeedEvent {

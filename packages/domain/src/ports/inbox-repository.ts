@@ -1,7 +1,8 @@
+import { token } from '../shared/token';
 import type { Severity } from '../entities/channel';
 import type { InboxActionType, InboxFilter, InboxNotification, InboxOwner, InboxPatch, InboxSelection } from '../entities/inbox';
 
-export const InboxRepository = Symbol.for('InboxRepository');
+export const InboxRepository = token<InboxRepository>('InboxRepository');
 
 /** Every method reads or changes only the in-app notifications of the given owner. */
 export interface InboxRepository {

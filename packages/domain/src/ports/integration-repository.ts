@@ -1,8 +1,9 @@
+import { token } from '../shared/token';
 import type { ChannelType } from '../entities/channel';
 import type { Integration, IntegrationChanges, NewIntegration } from '../entities/integration';
 import type { BuiltInIntegration } from '../entities/provider-catalogue';
 
-export const IntegrationRepository = Symbol.for('IntegrationRepository');
+export const IntegrationRepository = token<IntegrationRepository>('IntegrationRepository');
 
 /**
  * Provider integrations of an environment. Credentials cross this port decrypted; the adapter

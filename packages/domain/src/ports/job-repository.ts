@@ -1,8 +1,9 @@
+import { token } from '../shared/token';
 import type { DeliveryStep, DeliveryWorkflow, JsonObject, StepResult } from '../entities/delivery';
 import type { SubscriberPreferenceRecord } from '../entities/preferences';
 import type { StepSubscriber } from '../entities/subscriber';
 
-export const JobRepository = Symbol.for('JobRepository');
+export const JobRepository = token<JobRepository>('JobRepository');
 
 /** A claimed job with everything its step needs to run. */
 export interface RunnableJob {

@@ -1,7 +1,8 @@
+import { token } from '../shared/token';
 import type { ChannelType } from '../entities/channel';
 import type { CursorPage, CursorQuery } from '../shared/pagination';
 
-export const OutboxRepository = Symbol.for('OutboxRepository');
+export const OutboxRepository = token<OutboxRepository>('OutboxRepository');
 
 /** A message the development sinks (`<svc>-email`, `<svc>-sms`) delivered locally instead of sending. */
 export interface OutboxMessage {

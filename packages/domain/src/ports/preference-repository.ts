@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { ChannelFlags, SubscriberPreferenceRecord, WorkflowSettings } from '../entities/preferences';
 
-export const PreferenceRepository = Symbol.for('PreferenceRepository');
+export const PreferenceRepository = token<PreferenceRepository>('PreferenceRepository');
 
 export interface SubscriberPreferences {
   global: SubscriberPreferenceRecord | null;

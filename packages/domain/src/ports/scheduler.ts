@@ -1,4 +1,6 @@
-export const Scheduler = Symbol.for('Scheduler');
+import { token } from '../shared/token';
+
+export const Scheduler = token<Scheduler>('Scheduler');
 
 export interface Scheduler {
   /**

@@ -1,7 +1,8 @@
+import { token } from '../shared/token';
 import type { ChannelSettings, Subscriber, SubscriberAttributes, SubscriberInput } from '../entities/subscriber';
 import type { CursorPage, CursorQuery } from '../shared/pagination';
 
-export const SubscriberRepository = Symbol.for('SubscriberRepository');
+export const SubscriberRepository = token<SubscriberRepository>('SubscriberRepository');
 
 export interface SubscriberSearch {
   email?: string;

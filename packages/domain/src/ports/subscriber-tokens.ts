@@ -1,4 +1,6 @@
-export const SubscriberTokens = Symbol.for('SubscriberTokens');
+import { token } from '../shared/token';
+
+export const SubscriberTokens = token<SubscriberTokens>('SubscriberTokens');
 
 /** Who an inbox session belongs to: one subscriber of one environment. */
 export interface SubscriberClaims {

@@ -1,7 +1,8 @@
+import { token } from '../shared/token';
 import type { RetryPolicy } from '../entities/retry-policy';
 import type { ApiKeyRecord, BridgeRegistration, Caller, Environment, EnvironmentSettings, Organization } from '../entities/tenancy';
 
-export const TenancyRepository = Symbol.for('TenancyRepository');
+export const TenancyRepository = token<TenancyRepository>('TenancyRepository');
 
 export interface BootstrapSpec {
   organizationName: string;

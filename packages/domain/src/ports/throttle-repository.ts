@@ -1,4 +1,6 @@
-export const ThrottleRepository = Symbol.for('ThrottleRepository');
+import { token } from '../shared/token';
+
+export const ThrottleRepository = token<ThrottleRepository>('ThrottleRepository');
 
 /** A job that reached a throttle step, counted in one fixed window. */
 export interface ThrottleEntry {

@@ -1,8 +1,9 @@
+import { token } from '../shared/token';
 import type { SubscriptionPreferenceRule, TopicSubscription } from '../entities/subscription';
 import type { Topic, TopicInput } from '../entities/topic';
 import type { CursorPage, CursorQuery } from '../shared/pagination';
 
-export const TopicRepository = Symbol.for('TopicRepository');
+export const TopicRepository = token<TopicRepository>('TopicRepository');
 
 export type TopicOrderBy = 'createdAt' | 'updatedAt' | 'key';
 export type SubscriptionOrderBy = 'createdAt' | 'updatedAt';

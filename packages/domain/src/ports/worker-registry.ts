@@ -1,4 +1,6 @@
-export const WorkerRegistry = Symbol.for('WorkerRegistry');
+import { token } from '../shared/token';
+
+export const WorkerRegistry = token<WorkerRegistry>('WorkerRegistry');
 
 /** What the death of other worker processes gave back to the queue. */
 export interface RecoveredWork {

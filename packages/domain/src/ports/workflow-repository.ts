@@ -1,7 +1,8 @@
+import { token } from '../shared/token';
 import type { Workflow, WorkflowChanges, WorkflowDraft, WorkflowOrderBy } from '../entities/workflow';
 import type { OrderDirection } from '../shared/pagination';
 
-export const WorkflowRepository = Symbol.for('WorkflowRepository');
+export const WorkflowRepository = token<WorkflowRepository>('WorkflowRepository');
 
 export interface WorkflowFilter {
   /** Case-insensitive substring of the name or the trigger identifier. */

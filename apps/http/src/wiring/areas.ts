@@ -1,0 +1,13 @@
+// Every area of the service's wiring. Adding an area is its module and one line here; the order
+// does not matter (bindings are resolved on first use).
+export { activity } from './activity';
+export { delivery } from './delivery';
+export { idempotency } from './idempotency';
+export { inbox } from './inbox';
+export { integrations } from './integrations';
+export { security } from './security';
+export { subscribers } from './subscribers';
+export { tenancy } from './tenancy';
+export { topics } from './topics';
+export { workflows } from './workflows';
+export { workflowsAsCode } from './workflows-as-code';

@@ -1,0 +1,30 @@
+import { PrismaPreferenceRepository, PrismaSubscriberRepository } from '@herald/adapters';
+import {
+  BulkCreateSubscribers,
+  CreateSubscriber,
+  DeleteSubscriber,
+  GetSubscriber,
+  GetSubscriberPreferences,
+  PreferenceRepository,
+  SearchSubscribers,
+  SetSubscriberOnlineStatus,
+  SubscriberRepository,
+  UpdateSubscriber,
+  UpdateSubscriberPreferences,
+} from '@herald/domain';
+import type { Wiring } from './binder';
+
+/** Subscribers and their preferences. */
+export const subscribers: Wiring = (bind, { db }) => {
+  bind.value(SubscriberRepository, new PrismaSubscriberRepository(db.prisma, db.pool));
+  bind.value(PreferenceRepository, new PrismaPreferenceRepository(db.prisma, db.pool));
+  bind.construct(CreateSubscriber, [SubscriberRepository]);
+  bind.construct(GetSubscriber, [SubscriberRepository]);
+  bind.construct(UpdateSubscriber, [SubscriberRepository]);
+  bind.construct(DeleteSubscriber, [SubscriberRepository]);
+  bind.construct(SetSubscriberOnlineStatus, [SubscriberRepository]);
+  bind.construct(SearchSubscribers, [SubscriberRepository]);
+  bind.construct(BulkCreateSubscribers, [SubscriberRepository]);
+  bind.construct(GetSubscriberPreferences, [PreferenceRepository]);
+  bind.construct(UpdateSubscriberPreferences, [PreferenceRepository]);
+};
