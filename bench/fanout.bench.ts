@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '@herald/adapters';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
-import { postgresCpuSeconds, processCpuSeconds, processMemoryMb, report, spawnHerald, stopHerald } from './support/herald';
+import { postgresCpuSeconds, processCpuSeconds, processMemoryMb, report, requestWithKey, spawnHerald, stopHerald } from './support/herald';
 
 // Issues 6 and 13: a 100,000-subscriber topic fan-out with one in_app step, from the trigger to the
 // last inbox row, beside two same-run baselines: the rows a delivery wrote before issue 13
@@ -31,13 +31,10 @@ const postgres = await startEmbeddedPostgres({ dataDir });
 const db = postgres.url;
 // Metrics on: /metrics tells the V8 heap from the rest of the RSS.
 const { child, url } = await spawnHerald({ DATABASE_URL: db, HERALD_DATA_DIR: dataDir, HERALD_API_KEY: API_KEY, HERALD_METRICS: 'true' });
-const svc = {
-  request: (path: string, init: { method: string; json: unknown }) =>
-    fetch(`${url}${path}`, { method: init.method, headers: { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(init.json) }),
-};
+const svc = { request: (path: string, init: { method: string; json: unknown }) => requestWithKey(url, API_KEY, path, init) };
 /** The service's V8 heap in use and reserved, and memory outside it held by JS objects (buffers), in bytes. */
 async function serviceHeap(): Promise<{ used: number; total: number; external: number }> {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `ApiKey ${API_KEY}` } })).text();
+  const text = await (await requestWithKey(url, API_KEY, '/metrics')).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
   return { used: value('nodejs_heap_size_used_bytes'), total: value('nodejs_heap_size_total_bytes'), external: value('nodejs_external_memory_bytes') };
 }

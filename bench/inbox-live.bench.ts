@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startEmbeddedPostgres } from '@herald/adapters';
 import { io, type Socket } from 'socket.io-client';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
-import { report, spawnHerald, summarize } from './support/herald';
+import { report, spawnHerald, stopHerald, summarize } from './support/herald';
 
 // Issue 11: 1,000 connected Inbox clients (socket.io, as @novu/js opens them) on one Herald process
 // receive a topic broadcast. Herald runs in its own process so its memory is its own; the clients
@@ -97,10 +97,7 @@ try {
   report('baseline: trigger to last inbox row in the database', Math.round(lastRowMs), 'ms');
 } finally {
   for (const socket of sockets) socket.close();
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  await stopHerald(child);
   await postgres.stop();
   await rm(dataDir, { recursive: true, force: true });
 }

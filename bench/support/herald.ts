@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { SERVICE_NODE_FLAGS } from '../../apps/http/scripts/node-flags.mjs';
 import { loadConfig } from '../../apps/http/src/config';
 import { startHerald, type RunningHerald } from '../../apps/http/src/server';
+import { launchHeraldProcess, requestWithKey, stopProcess, type HeraldProcess } from '../../test/support/herald-process';
+
+export { requestWithKey };
 
 export interface BenchService {
   herald: RunningHerald;
@@ -28,23 +29,13 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
     herald,
     url: herald.url,
     apiKey,
-    request(path, init = {}) {
-      const { json, headers, ...rest } = init;
-      return fetch(`${herald.url}${path}`, {
-        ...rest,
-        headers: { authorization: `ApiKey ${apiKey}`, ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-        body: json !== undefined ? JSON.stringify(json) : rest.body,
-      });
-    },
+    request: (path, init) => requestWithKey(herald.url, apiKey, path, init),
     async close() {
       await herald.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
-
-const START = fileURLToPath(new URL('../../apps/http/scripts/start.mjs', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Node flags for the spawned service from BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
@@ -55,25 +46,13 @@ function nodeArgs(): string[] {
 }
 
 /** Herald in its own process, as `pnpm start` runs it (its memory and CPU are its own); resolves once it listens. */
-export async function spawnHerald(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs(), START], { cwd: ROOT, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`herald exited with ${code}:\n${output}`)));
-  });
-  return { child, url };
+export function spawnHerald(env: NodeJS.ProcessEnv): Promise<HeraldProcess & { url: string }> {
+  return launchHeraldProcess({ env, nodeArgs: nodeArgs(), stderr: 'inherit' });
 }
 
 /** Stops a spawned Herald with SIGTERM, as a process manager would, and waits for it to exit. */
 export async function stopHerald(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  await stopProcess(child);
 }
 
 /** A process's resident memory now (VmRSS) or its peak so far (VmHWM), in MB. */

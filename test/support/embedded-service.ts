@@ -1,24 +1,24 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { isAlive } from '@herald/adapters';
-import { SERVICE_NODE_FLAGS } from '../../apps/http/scripts/node-flags.mjs';
+import { ROOT, launchHeraldProcess, serviceEnv, spawnHeraldProcess } from './herald-process';
+
+export { exitOf } from './herald-process';
 
 // Herald on its own embedded PostgreSQL (no DATABASE_URL), started as a user starts it.
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const API_KEY = 'lifecycle-key';
 
+const embedded = (dataDir: string): NodeJS.ProcessEnv => ({ DATABASE_URL: undefined, HERALD_DATA_DIR: dataDir, HERALD_API_KEY: API_KEY });
+
 export function embeddedEnv(dataDir: string): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _ignored, ...rest } = process.env;
-  return { ...rest, HERALD_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', HERALD_API_KEY: API_KEY, LOG_LEVEL: 'info' };
+  return serviceEnv(embedded(dataDir));
 }
 
 export async function startEmbedded(dataDir: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const herald = spawnEmbedded(dataDir);
-  const url = (await herald.logged(/"url":"(http:\/\/[^"]+)"/))[1];
-  return { child: herald.child, url, output: herald.output };
+  const { child, url, output } = await launchHeraldProcess({ env: embedded(dataDir) });
+  return { child, url, output };
 }
 
 /** Herald started on `dataDir` (with `env` on top); `logged` waits (up to 60 s) for a line of its output to match. */
@@ -26,47 +26,14 @@ export function spawnEmbedded(
   dataDir: string,
   env: NodeJS.ProcessEnv = {},
 ): { child: ChildProcess; logged: (pattern: RegExp) => Promise<RegExpExecArray>; output: () => string } {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, 'apps/http/scripts/start.mjs'], { cwd: ROOT, env: { ...embeddedEnv(dataDir), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const logged = (pattern: RegExp) =>
-    new Promise<RegExpExecArray>((resolve, reject) => {
-      const check = (): boolean => {
-        const match = pattern.exec(output);
-        if (match) {
-          done();
-          resolve(match);
-        }
-        return match !== null;
-      };
-      const onData = () => void check();
-      const failed = (code: number | null) => {
-        done();
-        reject(new Error(`exited with ${code}:\n${output}`));
-      };
-      const timer = setTimeout(() => (done(), reject(new Error(`never logged ${pattern}:\n${output}`))), 60_000);
-      const done = () => {
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        child.off('exit', failed);
-      };
-      child.stdout!.on('data', onData);
-      child.once('exit', failed);
-      if (!check() && (child.exitCode !== null || child.signalCode !== null)) failed(child.exitCode);
-    });
-  return { child, logged, output: () => output };
+  const { child, logged, output } = spawnHeraldProcess({ env: { ...embedded(dataDir), ...env } });
+  return { child, logged, output };
 }
 
 /** The operator command, run without blocking this process's event loop (its connections stay served). */
 export async function runCli(dataDir: string, args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, ['apps/http/scripts/start.mjs', 'cli', ...args], { cwd: ROOT, env: embeddedEnv(dataDir) });
   return stdout;
-}
-
-export function exitOf(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
 /** The postmaster's pid from the cluster's pid file, whether it is running or not. */
