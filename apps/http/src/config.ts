@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_RETRY_POLICY, parseRetryPolicy, type RetryPolicy } from '@herald/domain';
 
-/** Every setting Herald reads, with its default; the README's configuration table mirrors this. */
+/** Every setting Herald reads, with its default; docs/configuration.md lists each (test/docs.test.ts checks). */
 export interface Config {
   port: number;
   host: string;
