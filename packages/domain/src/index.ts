@@ -109,6 +109,7 @@ export * from './use-cases/activity/list-activity';
 export * from './use-cases/activity/get-activity-notification';
 export * from './entities/inbox';
 export * from './rules/inbox-patch';
+export * from './rules/inbox-selection';
 export * from './ports/inbox-repository';
 export * from './use-cases/inbox/inbox-owner';
 export * from './use-cases/inbox/inbox-queries';

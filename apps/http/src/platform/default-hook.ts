@@ -1,23 +1,45 @@
 import type { FieldErrors } from '@herald/domain';
 import type { Hook } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
+
+type ZodIssue = ZodError['issues'][number];
 import type { AppEnv } from './app-env';
 import { errorBody } from './errors';
 import { findUnstorable } from './unstorable-strings';
+import { UNKNOWN_FIELD } from './strict-request';
 
+/** Each failed field by its dotted path; an unknown key is a field of its own, named and shown. */
 export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
   const fields: FieldErrors = {};
-  for (const issue of error.issues) {
-    const name = issue.path.length ? issue.path.join('.') : 'body';
+  const add = (path: PropertyKey[], message: string) => {
+    const name = path.length ? path.map(String).join('.') : 'body';
     const entry = (fields[name] ??= { messages: [] });
-    entry.messages.push(issue.message);
+    entry.messages.push(message);
     if (entry.value === undefined && input && typeof input === 'object') {
       let value: unknown = input;
-      for (const key of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
+      for (const key of path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
       if (value !== undefined) entry.value = value;
     }
-  }
+  };
+  const report = (issues: readonly ZodIssue[], prefix: PropertyKey[]) => {
+    for (const issue of issues) {
+      const path = [...prefix, ...issue.path];
+      if (issue.code === 'unrecognized_keys') for (const key of issue.keys) add([...path, key], UNKNOWN_FIELD);
+      else if (issue.code === 'invalid_union' && issue.message === 'Invalid input' && issue.errors.length) report(closestBranch(issue.errors), path);
+      else add(path, issue.message);
+    }
+  };
+  report(error.issues, []);
   return fields;
+}
+
+/**
+ * The union member the input came closest to, so a recipient object with a misspelt key is told
+ * about that key rather than "Invalid input": members whose very type differs come last, then fewer issues win.
+ */
+function closestBranch(branches: ZodIssue[][]): ZodIssue[] {
+  const rank = (issues: ZodIssue[]) => (issues.some((i) => i.path.length === 0 && i.code === 'invalid_type') ? 1000 : 0) + issues.length;
+  return branches.reduce((best, branch) => (rank(branch) < rank(best) ? branch : best));
 }
 
 /**

@@ -1,6 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import type { CursorQuery } from '@herald/domain';
 
+/** `{tenant: "acme"}` or `{tenant: {id: "acme", data: {...}}}`; stored as sorted `type:id` context keys. */
+export const ContextSchema = z
+  .record(z.string(), z.union([z.string(), z.strictObject({ id: z.string().min(1), data: z.record(z.string(), z.unknown()).optional() })]))
+  .openapi('Context');
+
 /** Query booleans arrive as strings. */
 export const queryBoolean = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])

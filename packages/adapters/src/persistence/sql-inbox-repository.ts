@@ -31,7 +31,8 @@ function filterSql(f: InboxFilter, { p }: SqlParams): string {
   flag('m.is_archived', f.archived);
   flag(SNOOZED, f.snoozed);
   if (f.severity?.length) where.push(`m.severity = ANY(${p(f.severity)}::text[])`);
-  if (f.tags?.length) where.push(`m.tags && ${p(f.tags)}::text[]`);
+  // One overlap test per group: the notification carries at least one tag of each.
+  for (const group of f.tags ?? []) where.push(`m.tags && ${p(group)}::text[]`);
   if (f.data && Object.keys(f.data).length) where.push(`m.data @> ${p(JSON.stringify(f.data))}::jsonb`);
   // The partial GIN index covers messages with keys; say so, so the planner can use it.
   if (f.contextKeys) where.push(`${f.contextKeys.length ? 'cardinality(m.context_keys) > 0 AND ' : ''}${sameKeys('m.context_keys', p(f.contextKeys))}`);

@@ -62,8 +62,8 @@ export interface InboxFilter {
   archived?: boolean;
   snoozed?: boolean;
   severity?: Severity[];
-  /** Any of these tags. */
-  tags?: string[];
+  /** Groups of tags: a notification carries at least one tag of every group. */
+  tags?: string[][];
   /** The notification's data contains these attributes. */
   data?: JsonObject;
   /** Exact, order-insensitive match. */
@@ -75,7 +75,8 @@ export interface InboxFilter {
 /** Which notifications a bulk change applies to. */
 export interface InboxSelection {
   ids?: string[];
-  tags?: string[];
+  /** As InboxFilter's: at least one tag of every group. */
+  tags?: string[][];
   data?: JsonObject;
   contextKeys?: string[];
   /** Only notifications already read (archive-read). */

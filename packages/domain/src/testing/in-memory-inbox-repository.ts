@@ -52,7 +52,7 @@ export class InMemoryInboxRepository implements InboxRepository {
     if (f.archived !== undefined && n.isArchived !== f.archived) return false;
     if (f.snoozed !== undefined && this.snoozed(n) !== f.snoozed) return false;
     if (f.severity?.length && !f.severity.includes(n.severity)) return false;
-    if (f.tags?.length && !f.tags.some((t) => n.tags.includes(t))) return false;
+    if (f.tags && !f.tags.every((group) => group.some((t) => n.tags.includes(t)))) return false;
     if (f.data && Object.keys(f.data).length && !jsonContains(n.data, f.data)) return false;
     if (f.contextKeys && !sameKeys(n.contextKeys, f.contextKeys)) return false;
     if (f.createdGte && n.createdAt < f.createdGte) return false;

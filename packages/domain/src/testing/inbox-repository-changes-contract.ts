@@ -89,7 +89,7 @@ export function inboxChangesContract(setup: () => Promise<InboxRepositoryFixture
     const bobs = (await fixture.deliver(bob, { createdAt: minute(4), tags: ['old'] })).id;
     expect(await fixture.repo.delete(ada, { ids: [one] })).toBe(1);
     expect(await fixture.repo.delete(ada, { ids: [one] })).toBe(0);
-    expect(await fixture.repo.delete(ada, { tags: ['old'] })).toBe(1);
+    expect(await fixture.repo.delete(ada, { tags: [['old']] })).toBe(1);
     expect(await fixture.repo.find(ada, tagged)).toBeNull();
     expect((await fixture.repo.list(ada, {}, { limit: 10, offset: 0 })).notifications.map((n) => n.id)).toEqual([kept]);
     expect(await fixture.repo.find(bob, bobs)).not.toBeNull();

@@ -36,13 +36,13 @@ export function inboxRepositoryContract(name: string, setup: () => Promise<Inbox
       expect(listed(await page(2, undefined, 3))).toEqual([ids[2], ids[1]]);
       expect(listed(await page(5, ids[5], 1))).toEqual([ids[3], ids[2], ids[1]]);
       // The cursor need not match the filter: the page continues after it.
-      expect(listed(await page(5, ids[4], 0, { tags: ['odd'] }))).toEqual([ids[3], ids[1]]);
+      expect(listed(await page(5, ids[4], 0, { tags: [['odd']] }))).toEqual([ids[3], ids[1]]);
       const bobs = (await fixture.repo.list(bob, {}, { limit: 5, offset: 0 })).notifications;
       for (const cursor of [bobs[0].id, randomUUID(), 'not-an-id']) expect(listed(await page(5, cursor))).toEqual([]);
       expect(first.notifications[0]).toMatchObject({ to: ada, channelType: 'in_app', isRead: false, isSeen: false, isArchived: false, isSnoozed: false });
     });
 
-    it('filters and counts by flags, severity, any tag, contained data, exact context and creation time', async () => {
+    it('filters and counts by flags, severity, tag groups, contained data, exact context and creation time', async () => {
       const fixture = await setup();
       const [env] = fixture.environments;
       const ada = await inboxOwner(fixture, env);
@@ -54,7 +54,10 @@ export function inboxRepositoryContract(name: string, setup: () => Promise<Inbox
       expect(await ids({ read: true })).toEqual([n3]);
       expect(await ids({ read: false, seen: false })).toEqual([n2, n1]);
       expect(await ids({ severity: ['high', 'low'] })).toEqual([n3, n1]);
-      expect(await ids({ tags: ['eu', 'news'] })).toEqual([n3, n1]);
+      // Tag groups: one tag of each group (AND of OR).
+      expect(await ids({ tags: [['eu', 'news']] })).toEqual([n3, n1]);
+      expect(await ids({ tags: [['billing', 'news'], ['eu']] })).toEqual([n1]);
+      expect(await ids({ tags: [['billing'], ['news']] })).toEqual([]);
       expect(await ids({ data: { order: { lines: [2] } } })).toEqual([n1]);
       expect(await ids({ data: { kind: 'c' } })).toEqual([]);
       expect(await ids({ contextKeys: ['tenant:acme', 'app:web'] })).toEqual([n2]);

@@ -1,13 +1,9 @@
 import { CHANNEL_TYPES } from '@herald/domain';
 import { z } from '@hono/zod-openapi';
+import { ContextSchema } from '../../platform/schemas';
 
-/** `{tenant: "acme"}` or `{tenant: {id: "acme", data: {...}}}`; stored as sorted `type:id` context keys. */
-export const ContextSchema = z
-  .record(z.string(), z.union([z.string(), z.object({ id: z.string().min(1), data: z.record(z.string(), z.unknown()).optional() })]))
-  .openapi('Context');
-
-const WorkspaceSchema = z.object({ id: z.string().min(1), name: z.string().optional(), botUserId: z.string().optional() });
-const AuthSchema = z.object({
+const WorkspaceSchema = z.strictObject({ id: z.string().min(1), name: z.string().optional(), botUserId: z.string().optional() });
+const AuthSchema = z.strictObject({
   accessToken: z.string().min(1),
   refreshToken: z.string().optional(),
   expiresAt: z.string().optional(),
@@ -15,7 +11,7 @@ const AuthSchema = z.object({
 });
 
 export const CreateChannelConnectionSchema = z
-  .object({
+  .strictObject({
     identifier: z.string().min(1).optional(),
     subscriberId: z.string().min(1).optional(),
     context: ContextSchema.optional(),
@@ -27,7 +23,7 @@ export const CreateChannelConnectionSchema = z
   .openapi('CreateChannelConnectionRequest');
 
 export const UpdateChannelConnectionSchema = z
-  .object({ workspace: WorkspaceSchema.optional(), auth: AuthSchema.optional() })
+  .strictObject({ workspace: WorkspaceSchema.optional(), auth: AuthSchema.optional() })
   .openapi('UpdateChannelConnectionRequest');
 
 export const ChannelConnectionSchema = z

@@ -1,6 +1,6 @@
 import { CHANNEL_TYPES, ENDPOINT_TYPES } from '@herald/domain';
 import { z } from '@hono/zod-openapi';
-import { ContextSchema } from '../channel-connections/channel-connections.schemas';
+import { ContextSchema } from '../../platform/schemas';
 
 // The address is checked against its type by the domain, which names the exact field (endpoint.phoneNumber...).
 const EndpointAddressSchema = z.record(z.string(), z.unknown()).openapi('EndpointAddress', {
@@ -10,7 +10,7 @@ const EndpointAddressSchema = z.record(z.string(), z.unknown()).openapi('Endpoin
 });
 
 export const CreateChannelEndpointSchema = z
-  .object({
+  .strictObject({
     identifier: z.string().min(1).optional(),
     subscriberId: z.string().min(1),
     createSubscriberIfMissing: z.boolean().optional(),
@@ -22,7 +22,7 @@ export const CreateChannelEndpointSchema = z
   })
   .openapi('CreateChannelEndpointRequest');
 
-export const UpdateChannelEndpointSchema = z.object({ endpoint: EndpointAddressSchema }).openapi('UpdateChannelEndpointRequest');
+export const UpdateChannelEndpointSchema = z.strictObject({ endpoint: EndpointAddressSchema }).openapi('UpdateChannelEndpointRequest');
 
 export const ChannelEndpointSchema = z
   .object({

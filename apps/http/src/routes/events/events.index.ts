@@ -8,7 +8,8 @@ export function eventsRouter(resolve: Resolver) {
   const triggerEvent = resolve.get(TriggerEvent);
 
   return createRouter().openapi(routes.trigger, async (c) => {
-    const body = c.req.valid('json');
+    // Known to the clients, used by no step Herald runs.
+    const { bridgeUrl: _, controls: __, agentId: ___, ...body } = c.req.valid('json');
     try {
       const result = await triggerEvent.execute({ ...(body as Omit<TriggerEventInput, 'environmentId'>), environmentId: c.get('caller').environmentId });
       return c.json({ data: result }, 201);

@@ -1,14 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { dataEnvelope, errorResponses, ErrorSchema, jsonBody, jsonContent } from '../../platform/schemas';
-import { ChannelSettingsSchema } from '../subscribers/subscribers.schemas';
-
-/** Channel settings a recipient carries: stored on the subscriber, merged per integration, and used for this delivery. */
-const RecipientChannelSchema = ChannelSettingsSchema.omit({ _integrationId: true })
-  .extend({ providerId: z.string().min(1) })
-  .openapi('RecipientChannelSettings');
+import { ContextSchema, dataEnvelope, errorResponses, ErrorSchema, jsonBody, jsonContent } from '../../platform/schemas';
+import { ChannelSettingsInputSchema } from '../subscribers/subscribers.schemas';
 
 const SubscriberRecipient = z
-  .object({
+  .strictObject({
     subscriberId: z.string().min(1),
     firstName: z.string().nullable().optional(),
     lastName: z.string().nullable().optional(),
@@ -18,26 +13,33 @@ const SubscriberRecipient = z
     locale: z.string().nullable().optional(),
     timezone: z.string().nullable().optional(),
     data: z.record(z.string(), z.unknown()).nullable().optional(),
-    channels: z.array(RecipientChannelSchema).max(20).optional(),
+    // Channel settings a recipient carries: stored on the subscriber, merged per integration, and used for this delivery.
+    channels: z.array(ChannelSettingsInputSchema).max(20).optional(),
   })
   .openapi('SubscriberRecipient');
 
 const TopicRecipient = z
-  .object({ type: z.literal('Topic'), topicKey: z.string().min(1), exclude: z.array(z.string()).optional() })
+  .strictObject({ type: z.literal('Topic'), topicKey: z.string().min(1), exclude: z.array(z.string()).optional() })
   .openapi('TopicRecipient');
 
 const Recipient = z.union([z.string(), TopicRecipient, SubscriberRecipient]);
 
+const TenantSchema = z.strictObject({ identifier: z.string().optional(), name: z.string().optional(), data: z.record(z.string(), z.unknown()).optional() });
+
+/** What @novu/api and @novu/framework send; `bridgeUrl`, `controls` and `agentId` are accepted and ignored (Herald runs no bridge or agents). */
 export const TriggerSchema = z
-  .object({
+  .strictObject({
     name: z.string().min(1, 'the workflow trigger identifier is required'),
     to: z.union([Recipient, z.array(Recipient)]),
     payload: z.record(z.string(), z.unknown()).optional(),
     overrides: z.record(z.string(), z.unknown()).optional(),
     transactionId: z.string().min(1).max(255).optional(),
     actor: z.union([z.string(), SubscriberRecipient]).optional(),
-    tenant: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-    context: z.record(z.string(), z.union([z.string(), z.object({ id: z.string(), data: z.record(z.string(), z.unknown()).optional() })])).optional(),
+    tenant: z.union([z.string(), TenantSchema]).optional(),
+    context: ContextSchema.optional(),
+    bridgeUrl: z.string().optional(),
+    controls: z.record(z.string(), z.unknown()).optional(),
+    agentId: z.string().nullable().optional(),
   })
   .openapi('TriggerEventRequest');
 

@@ -9,10 +9,14 @@ import {
 } from '@herald/domain';
 import type { Resolver } from '../../platform/app-env';
 import { createRouter } from '../../platform/router';
-import { presentFilter, presentInboxNotification } from './inbox.presenter';
+import { presentFilter, tagGroups } from './inbox-filter';
+import { presentInboxNotification } from './inbox.presenter';
 import * as routes from './inbox.routes';
 
 const toDate = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms));
+
+/** @novu/api sends `{}` for "all"; it cannot send `tags: []` (its schema turns any tags into `{}`). */
+const SELECT_ALL = { empty: true, emptyTagList: false };
 
 /** A subscriber's in-app inbox: the reads and state changes a product's notification center needs. */
 export function inboxRouter(resolve: Resolver) {
@@ -26,15 +30,16 @@ export function inboxRouter(resolve: Resolver) {
   const router = createRouter()
     .openapi(routes.list, async (c) => {
       const { subscriberId } = c.req.valid('param');
-      const { limit, after, offset, ...filter } = c.req.valid('query');
-      const input = { environmentId: c.get('caller').environmentId, subscriberId, filter: filter as InboxFilter, limit, after, offset };
+      const { limit, after, offset, tags, ...rest } = c.req.valid('query');
+      const filter: InboxFilter = { ...rest, tags: tagGroups(tags) };
+      const input = { environmentId: c.get('caller').environmentId, subscriberId, filter, limit, after, offset };
       const result = await listInbox.execute(input);
       return c.json({ data: result.notifications.map(presentInboxNotification), hasMore: result.hasMore, filter: presentFilter(filter) }, 200);
     })
     .openapi(routes.count, async (c) => {
       const { subscriberId } = c.req.valid('param');
       const given = c.req.valid('query').filters;
-      const filters: InboxFilter[] = given.map((f) => ({ ...f, data: f.data, createdGte: toDate(f.createdGte), createdLte: toDate(f.createdLte) }));
+      const filters: InboxFilter[] = given.map((f, i) => ({ ...f, tags: tagGroups(f.tags, `filters.${i}.tags`), createdGte: toDate(f.createdGte), createdLte: toDate(f.createdLte) }));
       const counts = await countInbox.execute(c.get('caller').environmentId, subscriberId, filters);
       return c.json({ data: counts.map((r, i) => ({ count: r.count, filter: given[i] })) }, 200);
     })
@@ -68,12 +73,12 @@ export function inboxRouter(resolve: Resolver) {
   }
   for (const [suffix, operation] of Object.entries(routes.BULK_OPERATIONS) as Array<[keyof typeof routes.BULK_OPERATIONS, (typeof routes.BULK_OPERATIONS)[keyof typeof routes.BULK_OPERATIONS]]>) {
     router.openapi(routes.bulk(suffix), async (c) => {
-      const { notificationIds, tags, data, contextKeys } = c.req.valid('json') ?? {};
       await changeMany.execute({
         environmentId: c.get('caller').environmentId,
         subscriberId: c.req.valid('param').subscriberId,
         operation,
-        selection: { ids: notificationIds, tags: tags ?? undefined, data, contextKeys },
+        selector: c.req.valid('json') ?? {},
+        selectAll: SELECT_ALL,
       });
       return c.body(null, 204);
     });

@@ -1,4 +1,4 @@
-import type { InboxAction, InboxFilter, InboxNotification } from '@herald/domain';
+import type { InboxAction, InboxNotification } from '@herald/domain';
 import type { z } from '@hono/zod-openapi';
 import type { InboxNotificationSchema } from './inbox.schemas';
 
@@ -58,13 +58,4 @@ export function presentInboxNotification(n: InboxNotification): Presented {
       : undefined,
     severity: n.severity,
   };
-}
-
-/** The filter as the response echoes it: only what was given, timestamps as ISO strings. */
-export function presentFilter(filter: InboxFilter): Record<string, unknown> {
-  const { createdGte, createdLte, ...rest } = filter;
-  const echoed: Record<string, unknown> = { ...rest };
-  if (createdGte) echoed.createdGte = createdGte.toISOString();
-  if (createdLte) echoed.createdLte = createdLte.toISOString();
-  return Object.fromEntries(Object.entries(echoed).filter(([, v]) => v !== undefined));
 }

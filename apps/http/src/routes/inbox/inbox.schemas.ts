@@ -20,7 +20,16 @@ const jsonObjectString = z.string().transform((s, ctx) => {
 const queryTime = z.union([z.coerce.number().int().min(0), z.iso.datetime({ offset: true })]).transform((v) => new Date(v));
 
 export const NotificationRefParams = z.object({ subscriberId: z.string().min(1), notificationId: z.string().min(1) });
-export const ContextQuery = z.object({ contextKeys: queryArray(z.string()) });
+export const ContextQuery = z.strictObject({ contextKeys: queryArray(z.string()) });
+
+const TagOrGroup = z.strictObject({ or: z.array(z.string()) });
+
+/** A tag filter in every form the official clients send (see TagsSelector). */
+export const TagsSelectorSchema = z
+  .union([z.array(z.string()), TagOrGroup, z.strictObject({ and: z.array(z.union([z.string(), TagOrGroup])) })], {
+    error: 'must be a list of tags, {"or": [tags]} (any of them) or {"and": [tag or {"or": [tags]}]} (each must match)',
+  })
+  .openapi('TagsFilter', { example: { and: [{ or: ['billing', 'invoices'] }, 'urgent'] } });
 
 export const InboxListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
@@ -44,7 +53,7 @@ const CountFilterSchema = z.object({
   archived: z.boolean().optional(),
   snoozed: z.boolean().optional(),
   seen: z.boolean().optional(),
-  tags: z.array(z.string()).optional(),
+  tags: TagsSelectorSchema.optional(),
   data: z.union([JsonObject, jsonObjectString]).optional(),
   severity: z.array(z.enum(SEVERITIES)).optional(),
   contextKeys: z.array(z.string()).optional(),
@@ -70,17 +79,20 @@ export const CountQuerySchema = z.object({
   }),
 });
 
-/** Which notifications a bulk operation touches. The SDK types `tags` as an object, so an empty object means none. */
+/**
+ * Which notifications a bulk operation touches, exactly (see resolveInboxSelection). @novu/api sends
+ * any `tags` as `{}` (its schema keeps no key of it): refused, since it cannot say which tags.
+ */
 export const BulkBodySchema = z
-  .object({
+  .strictObject({
     notificationIds: z.array(z.string()).optional(),
-    tags: z.union([z.array(z.string()), z.object({}).transform(() => undefined)]).optional(),
+    tags: TagsSelectorSchema.optional(),
     data: z.union([JsonObject, jsonObjectString]).optional(),
     contextKeys: z.array(z.string()).optional(),
   })
   .openapi('InboxBulkSelection');
 
-export const SnoozeBodySchema = z.object({ snoozeUntil: z.iso.datetime({ offset: true }).transform((s) => new Date(s)) });
+export const SnoozeBodySchema = z.strictObject({ snoozeUntil: z.iso.datetime({ offset: true }).transform((s) => new Date(s)) });
 
 const RedirectSchema = z.object({ url: z.string(), target: z.string().optional() });
 const ActionSchema = z.object({ label: z.string(), isCompleted: z.boolean(), redirect: RedirectSchema.optional() });

@@ -12,6 +12,13 @@ import { createRouter } from '../../platform/router';
 import { presentIntegration } from './integrations.presenter';
 import * as routes from './integrations.routes';
 
+/** Credentials without the state of Novu's own dashboard flows, which @novu/api sends and Herald does not keep. */
+function kept<T extends { outboundConnectedAt?: string; whatsNextCompletedAt?: string }>(credentials: T | undefined) {
+  if (!credentials) return credentials;
+  const { outboundConnectedAt: _, whatsNextCompletedAt: __, ...rest } = credentials;
+  return rest;
+}
+
 export function integrationsRouter(resolve: Resolver) {
   const createIntegration = resolve.get(CreateIntegration);
   const updateIntegration = resolve.get(UpdateIntegration);
@@ -23,8 +30,8 @@ export function integrationsRouter(resolve: Resolver) {
   return createRouter()
     .openapi(routes.create, async (c) => {
       const caller = c.get('caller');
-      const { _environmentId: _ignored, check: _check, ...body } = c.req.valid('json');
-      const integration = await createIntegration.execute({ environmentId: caller.environmentId, ...body });
+      const { _environmentId: _ignored, check: _check, credentials, ...body } = c.req.valid('json');
+      const integration = await createIntegration.execute({ environmentId: caller.environmentId, ...body, credentials: kept(credentials) });
       return c.json({ data: presentIntegration(integration, caller) }, 201);
     })
     .openapi(routes.list, async (c) => {
@@ -37,11 +44,12 @@ export function integrationsRouter(resolve: Resolver) {
     })
     .openapi(routes.update, async (c) => {
       const caller = c.get('caller');
-      const { _environmentId: _ignored, check: _check, ...changes } = c.req.valid('json');
+      const { _environmentId: _ignored, check: _check, credentials, ...changes } = c.req.valid('json');
       const integration = await updateIntegration.execute({
         environmentId: caller.environmentId,
         integrationId: c.req.valid('param').integrationId,
         ...changes,
+        credentials: kept(credentials),
       });
       return c.json({ data: presentIntegration(integration, caller) }, 200);
     })

@@ -6,7 +6,7 @@ const flag = z.boolean().optional();
 
 /** Every credential field the interface names; which are required depends on the provider (checked by the domain). */
 export const CredentialsSchema = z
-  .object({
+  .strictObject({
     apiKey: text, user: text, secretKey: text, domain: text, password: text, host: text,
     // SMTP ports arrive as strings from the SDK and as numbers from people.
     port: z.union([z.string(), z.number().int()]).transform(String).optional(),
@@ -20,16 +20,18 @@ export const CredentialsSchema = z
     appSid: text, senderId: text, tenantId: text, AppIOBaseUrl: text, signingSecret: text, outboundIntegrationId: text,
     useFromAddressOverride: flag, fromAddressOverride: text, emailSlugPrefix: text, externalEnvironmentId: text,
     externalVaultId: text, externalWorkspaceId: text,
+    // Sent by @novu/api (state of Novu's own dashboard flows): accepted, not kept.
+    outboundConnectedAt: text, whatsNextCompletedAt: text,
   })
   .openapi('Credentials');
 
 export const StepFilterSchema = z
-  .object({
+  .strictObject({
     isNegated: z.boolean().default(false),
     type: z.enum(FILTER_FIELD_TYPES),
     value: z.enum(['AND', 'OR']),
     children: z.array(
-      z.object({
+      z.strictObject({
         field: z.string().min(1),
         value: z.string(),
         operator: z.enum(FILTER_OPERATORS),
@@ -39,10 +41,10 @@ export const StepFilterSchema = z
   })
   .openapi('StepFilter');
 
-const ConfigurationsSchema = z.object({ inboundWebhookEnabled: flag, inboundWebhookSigningKey: text }).openapi('IntegrationConfigurations');
+const ConfigurationsSchema = z.strictObject({ inboundWebhookEnabled: flag, inboundWebhookSigningKey: text }).openapi('IntegrationConfigurations');
 
 export const CreateIntegrationSchema = z
-  .object({
+  .strictObject({
     providerId: z.string().min(1),
     name: text,
     identifier: text,

@@ -1,6 +1,7 @@
 import { GetSubscriberPreferences, UpdateSubscriberPreferences } from '@herald/domain';
 import type { Resolver } from '../../platform/app-env';
 import { createRouter } from '../../platform/router';
+import { channelFlags } from './channel-flags';
 import { presentPreferences } from './preferences.presenter';
 import * as routes from './preferences.routes';
 
@@ -14,12 +15,12 @@ export function preferencesRouter(resolve: Resolver) {
       return c.json({ data: presentPreferences(view) }, 200);
     })
     .openapi(routes.patch, async (c) => {
-      const { channels, workflowId } = c.req.valid('json');
+      const { channels = {}, workflowId } = c.req.valid('json');
       const view = await updatePreferences.execute({
         environmentId: c.get('caller').environmentId,
         subscriberId: c.req.valid('param').subscriberId,
         workflowId,
-        channels: Object.fromEntries(Object.entries(channels).filter(([, v]) => v !== undefined)),
+        channels: channelFlags(channels),
       });
       return c.json({ data: presentPreferences(view) }, 200);
     });

@@ -1,12 +1,20 @@
 import { z } from '@hono/zod-openapi';
+import { ChannelFlagsShape, ScheduleSchema } from './channel-flags';
 
-const channelFlag = z.boolean().optional();
+const ContextValue = z.union([z.string(), z.strictObject({ id: z.string(), data: z.record(z.string(), z.unknown()).optional() })]);
 
+/** What @novu/api sends; a misspelt key is refused, never read as "no workflowId" (a global change). */
 export const PatchPreferencesSchema = z
-  .object({
-    channels: z.object({ email: channelFlag, sms: channelFlag, in_app: channelFlag, push: channelFlag, chat: channelFlag }),
+  .strictObject({
+    channels: z.strictObject(ChannelFlagsShape).optional(),
     workflowId: z.string().min(1).optional().openapi({ description: 'Trigger identifier or id; absent -> global preferences' }),
+    schedule: ScheduleSchema.optional(),
+    context: z
+      .record(z.string(), ContextValue)
+      .refine((context) => !Object.keys(context).length, 'is not supported: Herald keeps one set of preferences per subscriber, not one per context')
+      .optional(),
   })
+  .refine((body) => body.channels !== undefined || body.schedule !== undefined, { path: ['channels'], message: 'is required (or schedule)' })
   .openapi('PatchSubscriberPreferencesRequest');
 
 const ChannelsSchema = z.object({ email: z.boolean(), sms: z.boolean(), in_app: z.boolean(), chat: z.boolean(), push: z.boolean() });

@@ -18,8 +18,10 @@ import type { Context } from 'hono';
 import type { AppEnv, Resolver } from '../../platform/app-env';
 import { InboxOrigins, inboxCors } from '../../platform/inbox-cors';
 import { createRouter } from '../../platform/router';
-import { presentFilter, presentInboxNotification } from '../inbox/inbox.presenter';
-import { parseCountFilters, parseBulkData, channelFlags } from './subscriber-inbox.input';
+import { presentFilter } from '../inbox/inbox-filter';
+import { presentInboxNotification } from '../inbox/inbox.presenter';
+import { channelFlags } from '../preferences/channel-flags';
+import { parseCountFilters, parseBulkData, tagGroupsFromQuery } from './subscriber-inbox.input';
 import { findWorkflowPreference, presentGlobalPreference, presentPreferenceList, presentSession, presentWorkflowPreference } from './subscriber-inbox.presenter';
 import * as routes from './subscriber-inbox.routes';
 
@@ -82,8 +84,8 @@ export function subscriberInboxRouter(resolve: Resolver) {
       return c.json({ data: presentSession(session) }, 201);
     })
     .openapi(routes.list, async (c) => {
-      const { limit, after, offset, 'tags[]': bracketTags, 'severity[]': bracketSeverity, ...filter } = c.req.valid('query');
-      const merged: InboxFilter = { ...filter, tags: bracketTags ?? filter.tags, severity: bracketSeverity ?? filter.severity } as InboxFilter;
+      const { limit, after, offset, tags: _, 'tags[]': __, 'severity[]': bracketSeverity, ...filter } = c.req.valid('query');
+      const merged: InboxFilter = { ...filter, tags: tagGroupsFromQuery(c.req.queries()), severity: bracketSeverity ?? filter.severity };
       const result = await listInbox.execute({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, filter: merged, limit, after, offset });
       return c.json({ data: result.notifications.map(presentInboxNotification), hasMore: result.hasMore, filter: presentFilter(merged) }, 200);
     })
@@ -118,9 +120,14 @@ export function subscriberInboxRouter(resolve: Resolver) {
   }
   for (const [suffix, operation] of Object.entries(routes.BULK) as Array<[keyof typeof routes.BULK, (typeof routes.BULK)[keyof typeof routes.BULK]]>) {
     router.openapi(routes.bulk(suffix), async (c) => {
-      const { notificationIds, tags, data } = c.req.valid('json') ?? {};
-      const selection = { ids: notificationIds, tags: tags?.length ? tags : undefined, data: parseBulkData(data) };
-      await changeMany.execute({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, operation, selection });
+      const { data, ...selector } = c.req.valid('json') ?? {};
+      await changeMany.execute({
+        environmentId: me(c).environmentId,
+        subscriberId: me(c).subscriberId,
+        operation,
+        selector: { ...selector, data: parseBulkData(data) },
+        selectAll: routes.SELECT_ALL[suffix],
+      });
       changed(me(c));
       return c.body(null, 204);
     });
@@ -137,7 +144,8 @@ export function subscriberInboxRouter(resolve: Resolver) {
       return c.json({ data: presentGlobalPreference(view) }, 200);
     })
     .openapi(routes.updateGlobal, async (c) => {
-      const view = await updatePreferences.execute({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, channels: channelFlags(c.req.valid('json')) });
+      const { schedule: _, ...switches } = c.req.valid('json');
+      const view = await updatePreferences.execute({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, channels: channelFlags(switches) });
       return c.json({ data: presentGlobalPreference(view) }, 200);
     })
     .openapi(routes.bulkUpdate, async (c) => {

@@ -1,4 +1,5 @@
 import { DomainError, type InboxFilter } from '@herald/domain';
+import { tagGroups } from '../inbox/inbox-filter';
 import { CountFilterSchema } from './subscriber-inbox.schemas';
 
 /** The count request's `filters`: parsed for the use case, and kept raw to echo back as the client sent them. */
@@ -15,8 +16,9 @@ export function parseCountFilters(text: string): { raw: Array<Record<string, unk
     if (!result.success) {
       throw DomainError.field(`filters.${i}`, result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; '), entry);
     }
-    const { createdGte, createdLte, ...rest } = result.data;
-    return { ...rest, createdGte: createdGte === undefined ? undefined : new Date(createdGte), createdLte: createdLte === undefined ? undefined : new Date(createdLte) };
+    const { createdGte, createdLte, tags, ...rest } = result.data;
+    const dates = { createdGte: createdGte === undefined ? undefined : new Date(createdGte), createdLte: createdLte === undefined ? undefined : new Date(createdLte) };
+    return { ...rest, ...dates, tags: tagGroups(tags, `filters.${i}.tags`) };
   });
   return { raw, filters };
 }
@@ -33,7 +35,18 @@ export function parseBulkData(data: string | undefined): Record<string, unknown>
   throw DomainError.field('data', 'must be a JSON object in a string', data);
 }
 
-/** The channel switches that were given (unknown keys reach the use case, which names them). */
-export function channelFlags(body: Record<string, unknown>): Record<string, boolean> {
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Record<string, boolean>;
+const TAG_GROUP_KEY = /^tags\[(\d{1,2})\]\[\]$/;
+
+/**
+ * The list's tag filter from the query @novu/js builds: `tags[]=a&tags[]=b` (any of them) or
+ * `tags[0][]=a&tags[1][]=b` (one of each numbered group).
+ */
+export function tagGroupsFromQuery(queries: Record<string, string[]>): string[][] | undefined {
+  const numbered = Object.entries(queries).flatMap(([key, values]) => {
+    const match = TAG_GROUP_KEY.exec(key);
+    return match ? [{ index: Number(match[1]), values }] : [];
+  });
+  const listed = [...(queries['tags[]'] ?? []), ...(queries.tags ?? [])];
+  const groups = [...(listed.length ? [listed] : []), ...numbered.sort((a, b) => a.index - b.index).map((g) => g.values)];
+  return tagGroups({ and: groups.map((or) => ({ or })) });
 }

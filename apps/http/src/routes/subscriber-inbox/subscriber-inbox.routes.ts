@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { SelectAllForms } from '@herald/domain';
 import { dataEnvelope, errorResponses, jsonBody, jsonContent } from '../../platform/schemas';
 import { InboxNotificationSchema, InboxPageSchema, SnoozeBodySchema } from '../inbox/inbox.schemas';
 import {
@@ -7,6 +8,7 @@ import {
   BulkPreferencesBodySchema,
   ChannelsBodySchema,
   CountQuerySchema,
+  GlobalPreferenceBodySchema,
   NotificationIdParams,
   PreferenceSchema,
   PreferencesQuerySchema,
@@ -100,13 +102,26 @@ export const remove = createRoute({
 /** Bulk operations by path suffix. */
 export const BULK = { read: 'read', seen: 'seen', archive: 'archive', 'read-archive': 'archive-read', delete: 'delete' } as const;
 
+/**
+ * The empty bodies each bulk route reads as "all": `{}` from @novu/js's readAll(), archiveAll(),
+ * archiveAllRead(), deleteAll() and seenAll() without a filter; `{"tags":[]}` only where the Inbox's
+ * own menu sends it (read all, archive all, archive read, from a tab without tags).
+ */
+export const SELECT_ALL: Record<keyof typeof BULK, SelectAllForms> = {
+  read: { empty: true, emptyTagList: true },
+  archive: { empty: true, emptyTagList: true },
+  'read-archive': { empty: true, emptyTagList: true },
+  seen: { empty: true, emptyTagList: false },
+  delete: { empty: true, emptyTagList: false },
+};
+
 export const bulk = (suffix: keyof typeof BULK) =>
   createRoute({
     method: 'post',
     path: `${BASE}/${suffix}`,
     tags,
     security,
-    summary: `Bulk ${suffix} (all matching when no ids are given)`,
+    summary: `Bulk ${suffix} of the selected notifications (all of them only for {}${SELECT_ALL[suffix].emptyTagList ? ' or {"tags":[]}' : ''})`,
     request: jsonBody(BulkBodySchema, false),
     responses: { 204: { description: 'Done' }, ...errorResponses },
   });
@@ -136,7 +151,7 @@ export const updateGlobal = createRoute({
   tags,
   security,
   summary: 'Switch channels on or off globally',
-  request: jsonBody(ChannelsBodySchema),
+  request: jsonBody(GlobalPreferenceBodySchema),
   responses: { 200: PreferenceEnvelope, ...errorResponses },
 });
 

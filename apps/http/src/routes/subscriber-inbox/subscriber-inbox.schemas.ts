@@ -1,16 +1,19 @@
 import { z } from '@hono/zod-openapi';
-import { CHANNEL_TYPES, INBOX_ACTION_TYPES, PREFERENCE_CRITICALITIES, SEVERITIES } from '@herald/domain';
+import { INBOX_ACTION_TYPES, PREFERENCE_CRITICALITIES, SEVERITIES } from '@herald/domain';
 import { queryArray } from '../../platform/schemas';
-import { InboxListQuerySchema } from '../inbox/inbox.schemas';
+import { InboxListQuerySchema, TagsSelectorSchema } from '../inbox/inbox.schemas';
+import { ChannelFlagsShape, ScheduleSchema } from '../preferences/channel-flags';
 
 /** What `@novu/js` posts to start a session (its `subscriber` carries the profile used on creation). */
 export const SessionBodySchema = z
-  .object({
+  .strictObject({
     applicationIdentifier: z.string().min(1),
     subscriberHash: z.string().optional(),
     contextHash: z.string().optional(),
     subscriber: z
-      .object({
+      .strictObject({
+        // @novu/js's Subscriber type: `id` is the internal id, which Herald does not take from a browser.
+        id: z.string().optional(),
         subscriberId: z.string().min(1).max(256),
         firstName: z.string().nullish(),
         lastName: z.string().nullish(),
@@ -20,8 +23,7 @@ export const SessionBodySchema = z
         locale: z.string().nullish(),
         timezone: z.string().nullish(),
         data: z.record(z.string(), z.unknown()).nullish(),
-      })
-      .passthrough(),
+      }),
     defaultSchedule: z.unknown().optional(),
     context: z.unknown().optional(),
   })
@@ -56,7 +58,7 @@ export const CountFilterSchema = z.object({
   archived: z.boolean().optional(),
   snoozed: z.boolean().optional(),
   seen: z.boolean().optional(),
-  tags: z.union([z.array(z.string()), z.object({ or: z.array(z.string()) }).transform((t) => t.or)]).optional(),
+  tags: TagsSelectorSchema.optional(),
   data: z.record(z.string(), z.unknown()).optional(),
   severity: OneOrMany(z.enum(SEVERITIES)).optional(),
   createdGte: z.number().optional(),
@@ -67,23 +69,38 @@ export const CountQuerySchema = z.object({
   filters: z.string().openapi({ description: 'A JSON array of filter objects' }),
 });
 
-export const ActionBodySchema = z.object({ actionType: z.enum(INBOX_ACTION_TYPES) });
+export const ActionBodySchema = z.strictObject({ actionType: z.enum(INBOX_ACTION_TYPES) });
 
 export const NotificationIdParams = z.object({ notificationId: z.string().min(1) });
 
-/** What the bulk calls send: `data` is a JSON string, tags a list. */
+/** What the bulk calls of @novu/js send: `data` a JSON object in a string, `tags` as the app gave it. */
 export const BulkBodySchema = z
-  .object({
+  .strictObject({
     notificationIds: z.array(z.string()).optional(),
-    tags: z.union([z.array(z.string()), z.object({ or: z.array(z.string()) }).transform((t) => t.or)]).optional(),
+    tags: TagsSelectorSchema.optional(),
     data: z.string().optional(),
   })
   .openapi('InboxBulkRequest');
 
-export const ChannelsBodySchema = z.object(Object.fromEntries(CHANNEL_TYPES.map((c) => [c, z.boolean().optional()])) as Record<(typeof CHANNEL_TYPES)[number], z.ZodOptional<z.ZodBoolean>>).passthrough();
+/** The switches of one workflow. */
+export const ChannelsBodySchema = z.strictObject(ChannelFlagsShape).openapi('InboxChannelSwitches');
 
-export const BulkPreferencesBodySchema = z.object({
-  preferences: z.array(ChannelsBodySchema.extend({ workflowId: z.string().min(1) })).min(1).max(100),
+/** The global level: switches, or the schedule @novu/js sends alone (accepted, ignored: Herald keeps none). */
+export const GlobalPreferenceBodySchema = z.strictObject({ ...ChannelFlagsShape, schedule: ScheduleSchema.optional() }).openapi('InboxGlobalPreferenceRequest');
+
+// @novu/js sends these for topic subscription preferences, which this Inbox does not serve:
+// refused by name, never applied to the workflow's own preference instead.
+const notServed = z
+  .unknown()
+  .refine(() => false, 'is not supported: topic subscription preferences are not served by this Inbox')
+  .optional()
+  .openapi({ description: 'Refused: topic subscription preferences are not served by this Inbox' });
+
+export const BulkPreferencesBodySchema = z.strictObject({
+  preferences: z
+    .array(z.strictObject({ ...ChannelFlagsShape, workflowId: z.string().min(1), subscriptionIdentifier: notServed, enabled: notServed, condition: notServed }))
+    .min(1)
+    .max(100),
 });
 
 export const PreferencesQuerySchema = z.object({

@@ -8,13 +8,16 @@ import {
   SetSubscriberOnlineStatus,
   UpdateSubscriber,
   type SubscriberInput,
+  type UnreadableSubscriber,
 } from '@herald/domain';
+import { fieldErrors } from '../../platform/default-hook';
 import type { Resolver } from '../../platform/app-env';
 import { errorBody } from '../../platform/errors';
 import { createRouter } from '../../platform/router';
 import { toCursorQuery } from '../../platform/schemas';
 import { presentSubscriber } from './subscribers.presenter';
 import * as routes from './subscribers.routes';
+import { CreateSubscriberSchema } from './subscribers.schemas';
 
 export function subscribersRouter(resolve: Resolver) {
   const createSubscriber = resolve.get(CreateSubscriber);
@@ -70,10 +73,16 @@ export function subscribersRouter(resolve: Resolver) {
       return c.json({ ...result, data: result.data.map((s) => presentSubscriber(s, caller)) }, 200);
     })
     .openapi(routes.bulkCreate, async (c) => {
-      const result = await bulkCreate.execute({
-        environmentId: c.get('caller').environmentId,
-        subscribers: c.req.valid('json').subscribers as Array<Partial<SubscriberInput>>,
-      });
+      const result = await bulkCreate.execute({ environmentId: c.get('caller').environmentId, subscribers: c.req.valid('json').subscribers.map(readBulkItem) });
       return c.json({ data: result }, 201);
     });
+}
+
+/** An item read as strictly as the body of POST /v2/subscribers, with the same schema and messages. */
+function readBulkItem(item: Record<string, unknown>): SubscriberInput | UnreadableSubscriber {
+  const read = CreateSubscriberSchema.safeParse(item);
+  if (read.success) return read.data;
+  const subscriberId = typeof item.subscriberId === 'string' ? item.subscriberId : undefined;
+  const fields = Object.entries(fieldErrors(read.error, item));
+  return { subscriberId, unreadable: fields.map(([field, e]) => `${field}: ${e.messages.join(', ')}`).join('; ') };
 }

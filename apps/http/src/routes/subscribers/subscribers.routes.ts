@@ -17,7 +17,7 @@ export const create = createRoute({
   path: '/v2/subscribers',
   tags,
   summary: 'Create a subscriber (an existing subscriberId is updated unless failIfExists=true)',
-  request: { query: z.object({ failIfExists: queryBoolean.optional() }), ...jsonBody(CreateSubscriberSchema) },
+  request: { query: z.strictObject({ failIfExists: queryBoolean.optional() }), ...jsonBody(CreateSubscriberSchema) },
   responses: { 201: jsonContent(SubscriberEnvelope, 'The subscriber'), ...errorResponses },
 });
 
@@ -56,7 +56,7 @@ export const onlineStatus = createRoute({
   path: '/v1/subscribers/{subscriberId}/online-status',
   tags,
   summary: 'Mark a subscriber online or offline',
-  request: { params: SubscriberIdParam, ...jsonBody(z.object({ isOnline: z.boolean() })) },
+  request: { params: SubscriberIdParam, ...jsonBody(z.strictObject({ isOnline: z.boolean() })) },
   responses: { 200: jsonContent(SubscriberEnvelope, 'The subscriber'), ...errorResponses },
 });
 

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 
 const nullableString = z.string().nullable().optional();
 
-export const SubscriberAttributesSchema = z.object({
+export const SubscriberAttributesSchema = z.strictObject({
   firstName: nullableString,
   lastName: nullableString,
   email: nullableString,
@@ -19,21 +19,28 @@ export const CreateSubscriberSchema = SubscriberAttributesSchema.extend({
 
 export const PatchSubscriberSchema = SubscriberAttributesSchema.openapi('PatchSubscriberRequest');
 
+const credentialsShape = {
+  webhookUrl: z.string().optional(),
+  channel: z.string().optional(),
+  deviceTokens: z.array(z.string()).optional(),
+  alertUid: z.string().optional(),
+  title: z.string().optional(),
+  imageUrl: z.string().optional(),
+  state: z.string().optional(),
+  externalUrl: z.string().optional(),
+};
+
 export const ChannelSettingsSchema = z.object({
   providerId: z.string(),
   integrationIdentifier: z.string().optional(),
-  credentials: z.object({
-    webhookUrl: z.string().optional(),
-    channel: z.string().optional(),
-    deviceTokens: z.array(z.string()).optional(),
-    alertUid: z.string().optional(),
-    title: z.string().optional(),
-    imageUrl: z.string().optional(),
-    state: z.string().optional(),
-    externalUrl: z.string().optional(),
-  }),
+  credentials: z.object(credentialsShape),
   _integrationId: z.string(),
 });
+
+/** Channel settings as a request gives them (a trigger recipient's), before they are matched to an integration. */
+export const ChannelSettingsInputSchema = z
+  .strictObject({ providerId: z.string().min(1), integrationIdentifier: z.string().optional(), credentials: z.strictObject(credentialsShape) })
+  .openapi('RecipientChannelSettings');
 
 export const SubscriberSchema = z
   .object({
@@ -60,9 +67,9 @@ export const SubscriberSchema = z
   .openapi('Subscriber');
 
 export const BulkCreateSchema = z
-  .object({
-    // Items are validated one by one by the use case, so one bad item cannot fail the batch.
-    subscribers: z.array(z.record(z.string(), z.unknown())),
+  .strictObject({
+    // Each item is read one by one with CreateSubscriberSchema, so one bad item fails alone.
+    subscribers: z.array(z.record(z.string(), z.unknown()).openapi({ description: 'A CreateSubscriberRequest; an item that is not one is reported in `failed`' })),
   })
   .openapi('BulkCreateSubscribersRequest');
 

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ContextSchema } from '../../platform/schemas';
 import {
   SubscriberSummarySchema,
   SubscriptionListItemSchema,
@@ -8,25 +9,25 @@ import {
 } from './topics.schemas';
 
 export const CreateSubscriptionsSchema = z
-  .object({
+  .strictObject({
     subscriberIds: z.array(z.string()).optional().openapi({ deprecated: true }),
     subscriptions: z
-      .array(z.union([z.string(), z.object({ identifier: z.string().min(1).optional(), subscriberId: z.string(), name: z.string().optional() })]))
+      .array(z.union([z.string(), z.strictObject({ identifier: z.string().min(1).optional(), subscriberId: z.string(), name: z.string().optional() })]))
       .optional(),
     name: z.string().optional(),
-    context: z.record(z.string(), z.union([z.string(), z.object({ id: z.string(), data: z.record(z.string(), z.unknown()).optional() })])).optional(),
+    context: ContextSchema.optional(),
     preferences: z.array(SubscriptionPreferenceInputSchema).optional(),
   })
   .openapi('CreateTopicSubscriptionsRequest');
 
 export const UpdateSubscriptionSchema = z
-  .object({ name: z.string().optional(), preferences: z.array(SubscriptionPreferenceInputSchema).optional() })
+  .strictObject({ name: z.string().optional(), preferences: z.array(SubscriptionPreferenceInputSchema).optional() })
   .openapi('UpdateTopicSubscriptionRequest');
 
 export const DeleteSubscriptionsSchema = z
-  .object({
+  .strictObject({
     subscriberIds: z.array(z.string()).optional().openapi({ deprecated: true }),
-    subscriptions: z.array(z.union([z.string(), z.object({ identifier: z.string().optional(), subscriberId: z.string().optional() })])).optional(),
+    subscriptions: z.array(z.union([z.string(), z.strictObject({ identifier: z.string().optional(), subscriberId: z.string().optional() })])).optional(),
   })
   .openapi('DeleteTopicSubscriptionsRequest');
 

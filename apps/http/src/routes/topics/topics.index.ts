@@ -15,7 +15,9 @@ export function topicsRouter(resolve: Resolver) {
   return createRouter()
     .openapi(routes.upsert, async (c) => {
       const { failIfExists = false } = c.req.valid('query');
-      const { topic } = await upsertTopic.execute({ environmentId: c.get('caller').environmentId, topic: c.req.valid('json'), failIfExists });
+      // `data` is known to @novu/api; Herald keeps no topic data.
+      const { data: _, ...fields } = c.req.valid('json');
+      const { topic } = await upsertTopic.execute({ environmentId: c.get('caller').environmentId, topic: fields, failIfExists });
       return c.json({ data: presentTopicSummary(topic) }, 201);
     })
     .openapi(routes.search, async (c) => {
@@ -28,7 +30,8 @@ export function topicsRouter(resolve: Resolver) {
       return c.json({ data: presentTopic(topic) }, 200);
     })
     .openapi(routes.update, async (c) => {
-      const topic = await updateTopic.execute(c.get('caller').environmentId, c.req.valid('param').topicKey, c.req.valid('json'));
+      const { data: _, ...changes } = c.req.valid('json');
+      const topic = await updateTopic.execute(c.get('caller').environmentId, c.req.valid('param').topicKey, changes);
       return c.json({ data: presentTopicSummary(topic) }, 200);
     })
     .openapi(routes.remove, async (c) => {

@@ -10,7 +10,7 @@ export const upsert = createRoute({
   path: '/v2/topics',
   tags,
   summary: 'Create a topic, or update the name of an existing key (409 with failIfExists=true)',
-  request: { query: z.object({ failIfExists: queryBoolean.optional() }), ...jsonBody(CreateTopicSchema) },
+  request: { query: z.strictObject({ failIfExists: queryBoolean.optional() }), ...jsonBody(CreateTopicSchema) },
   responses: { 201: jsonContent(dataEnvelope(TopicSummarySchema), 'The topic'), ...errorResponses },
 });
 

@@ -1,13 +1,17 @@
 import { z } from '@hono/zod-openapi';
 
+// @novu/api also sends `data`; Herald keeps no topic data, so it is accepted and ignored.
+const topicData = z.record(z.string(), z.unknown()).nullable().optional();
+
 export const CreateTopicSchema = z
-  .object({
+  .strictObject({
     key: z.string().trim().min(1, 'key is required'),
     name: z.string().optional(),
+    data: topicData,
   })
   .openapi('CreateTopicRequest');
 
-export const UpdateTopicSchema = z.object({ name: z.string().optional() }).openapi('UpdateTopicRequest');
+export const UpdateTopicSchema = z.strictObject({ name: z.string().optional(), data: topicData }).openapi('UpdateTopicRequest');
 
 /** The create/update shape: no timestamps. */
 export const TopicSummarySchema = z
@@ -33,9 +37,9 @@ const condition = z.record(z.string(), z.unknown()).openapi({ description: 'A JS
 /** A workflow id string, a workflow rule, or a group filter rule. */
 export const SubscriptionPreferenceInputSchema = z.union([
   z.string(),
-  z.object({ workflowId: z.string(), enabled: z.boolean().optional(), condition: condition.optional() }),
-  z.object({
-    filter: z.object({ workflowIds: z.array(z.string()).optional(), tags: z.array(z.string()).optional() }),
+  z.strictObject({ workflowId: z.string(), enabled: z.boolean().optional(), condition: condition.optional() }),
+  z.strictObject({
+    filter: z.strictObject({ workflowIds: z.array(z.string()).optional(), tags: z.array(z.string()).optional() }),
     enabled: z.boolean().optional(),
     condition: condition.optional(),
   }),

@@ -18,8 +18,9 @@ import * as routes from './workflows.routes';
 import type { CreateWorkflowSchema } from './workflows.schemas';
 
 /** The HTTP body as the domain's input; `validatePayload` follows from having a payload schema. */
-function toInput({ preferences, validatePayload: _, ...body }: Partial<z.infer<typeof CreateWorkflowSchema>>): WorkflowInput {
-  return { ...body, preferences: toPreferenceDefaults(preferences) } as WorkflowInput;
+function toInput({ preferences, validatePayload: _, agent: __, __source: ___, steps, ...body }: Partial<z.infer<typeof CreateWorkflowSchema>>): WorkflowInput {
+  const kept = steps?.map(({ _id, providerOverrides, ...step }) => step);
+  return { ...body, steps: kept, preferences: toPreferenceDefaults(preferences) } as WorkflowInput;
 }
 
 export function workflowsRouter(resolve: Resolver, serviceName: string) {

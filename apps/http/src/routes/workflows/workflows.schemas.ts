@@ -1,24 +1,34 @@
 import { CHANNEL_TYPES, SEVERITIES, WORKFLOW_ORDER_FIELDS, WORKFLOW_ORIGINS, WORKFLOW_STATUSES } from '@herald/domain';
 import { z } from '@hono/zod-openapi';
-import { queryArray } from '../../platform/schemas';
+import { ContextSchema, queryArray } from '../../platform/schemas';
 
 const json = z.record(z.string(), z.unknown());
 
-const PreferenceLevelSchema = z.object({
-  all: z.object({ enabled: z.boolean().optional(), readOnly: z.boolean().optional() }).optional(),
-  channels: z.partialRecord(z.enum(CHANNEL_TYPES), z.object({ enabled: z.boolean().optional() })).optional(),
+const PreferenceLevelSchema = z.strictObject({
+  all: z.strictObject({ enabled: z.boolean().optional(), readOnly: z.boolean().optional() }).optional(),
+  channels: z.partialRecord(z.enum(CHANNEL_TYPES), z.strictObject({ enabled: z.boolean().optional() })).optional(),
 });
 
 /** `user` (set by a person) wins over `workflow` (the author's defaults); Herald keeps one set of defaults. */
 export const PreferencesRequestSchema = z
-  .object({ user: PreferenceLevelSchema.nullable().optional(), workflow: PreferenceLevelSchema.nullable().optional() })
+  .strictObject({ user: PreferenceLevelSchema.nullable().optional(), workflow: PreferenceLevelSchema.nullable().optional() })
   .openapi('WorkflowPreferencesRequest');
 
-// Steps are checked by the domain, one by one, so every error names `steps[i].<field>`.
-const StepInputSchema = json.openapi('WorkflowStepInput', {
-  description: 'A step: type (in_app, email, sms, chat, push, digest, delay, throttle, http_request, custom), name, stepId?, controlValues?',
-  example: { type: 'in_app', name: 'Bell', controlValues: { body: 'Order {{payload.orderId}} shipped' } },
-});
+// The step's keys are fixed here; their values are checked by the domain, one by one, so every error
+// names `steps[i].<field>`. `_id` and `providerOverrides` are sent by @novu/api and not kept.
+const StepInputSchema = z
+  .strictObject({
+    _id: z.string().optional(),
+    stepId: z.unknown().optional(),
+    name: z.unknown().optional(),
+    type: z.unknown().optional(),
+    controlValues: z.unknown().optional(),
+    providerOverrides: z.record(z.string(), json).nullable().optional(),
+  })
+  .openapi('WorkflowStepInput', {
+    description: 'A step: type (in_app, email, sms, chat, push, digest, delay, throttle, http_request, custom), name, stepId?, controlValues?',
+    example: { type: 'in_app', name: 'Bell', controlValues: { body: 'Order {{payload.orderId}} shipped' } },
+  });
 
 const WorkflowFields = {
   description: z.string().nullable().optional(),
@@ -33,10 +43,13 @@ const WorkflowFields = {
   data: json.nullable().optional(),
   origin: z.enum(WORKFLOW_ORIGINS).optional(),
   steps: z.array(StepInputSchema).optional(),
+  // Sent by @novu/api for Novu's agents and dashboard analytics: accepted, not kept.
+  agent: z.strictObject({ identifier: z.string(), providers: z.record(z.string(), z.strictObject({ replyTo: z.string().optional() })).optional() }).nullable().optional(),
+  __source: z.string().optional(),
 };
 
 export const CreateWorkflowSchema = z
-  .object({
+  .strictObject({
     name: z.string(),
     workflowId: z.string().optional().openapi({ description: 'Trigger identifier; derived from the name when absent' }),
     ...WorkflowFields,
@@ -44,11 +57,11 @@ export const CreateWorkflowSchema = z
   .openapi('CreateWorkflowRequest');
 
 export const UpdateWorkflowSchema = z
-  .object({ name: z.string().optional(), workflowId: z.string().optional(), ...WorkflowFields })
+  .strictObject({ name: z.string().optional(), workflowId: z.string().optional(), ...WorkflowFields })
   .openapi('UpdateWorkflowRequest');
 
 export const PatchWorkflowSchema = z
-  .object({
+  .strictObject({
     active: z.boolean().optional(),
     name: z.string().optional(),
     description: z.string().nullable().optional(),
@@ -72,21 +85,19 @@ export const ListWorkflowsQuery = z.object({
   status: queryArray(z.enum(WORKFLOW_STATUSES)).openapi({ description: 'ACTIVE, INACTIVE or ERROR; repeat the parameter' }),
 });
 
-const ContextValue = z.union([z.string(), z.object({ id: z.string(), data: json.optional() })]);
-
 export const PreviewPayloadSchema = z
-  .object({
+  .strictObject({
     subscriber: json.optional(),
     actor: json.optional(),
     payload: json.optional(),
     steps: json.optional(),
-    context: z.record(z.string(), ContextValue).optional(),
+    context: ContextSchema.optional(),
     env: json.optional(),
   })
   .openapi('PreviewPayload');
 
 export const PreviewRequestSchema = z
-  .object({ controlValues: json.optional(), previewPayload: PreviewPayloadSchema.optional() })
+  .strictObject({ controlValues: json.optional(), previewPayload: PreviewPayloadSchema.optional() })
   .openapi('GeneratePreviewRequest');
 
 const IssueSchema = z.object({ issueType: z.string(), variableName: z.string().optional(), message: z.string() });

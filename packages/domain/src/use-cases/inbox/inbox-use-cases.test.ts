@@ -78,11 +78,14 @@ describe('ChangeInboxNotifications and the queries', () => {
   it('changes only the selected notifications of the subscriber and counts per filter', async () => {
     const bulk = new ChangeInboxNotifications(repo, () => clock);
     const count = new CountInboxNotifications(repo);
-    expect(await bulk.execute({ environmentId: ENV, subscriberId: 'ada', operation: 'read', selection: { tags: ['billing'] } })).toBe(1);
+    const all = { empty: true, emptyTagList: false };
+    expect(await bulk.execute({ environmentId: ENV, subscriberId: 'ada', operation: 'read', selector: { tags: { and: ['billing'] } }, selectAll: all })).toBe(1);
+    expect(await bulk.execute({ environmentId: ENV, subscriberId: 'ada', operation: 'delete', selector: { tags: { or: ['nomatch'] } }, selectAll: all })).toBe(0);
+    await expect(bulk.execute({ environmentId: ENV, subscriberId: 'ada', operation: 'delete', selector: { tags: [] }, selectAll: all })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     const counted = await count.execute(ENV, 'ada', [{ read: true }, { read: false }, { contextKeys: ['tenant:acme', 'app:web'] }]);
     expect(counted.map((c) => c.count)).toEqual([1, 2, 1]);
-    expect(await bulk.execute({ environmentId: ENV, subscriberId: 'ada', operation: 'archive-read', selection: {} })).toBe(1);
-    expect(await bulk.execute({ environmentId: ENV, subscriberId: 'ada', operation: 'delete', selection: {} })).toBe(3);
+    expect(await bulk.execute({ environmentId: ENV, subscriberId: 'ada', operation: 'archive-read', selector: {}, selectAll: all })).toBe(1);
+    expect(await bulk.execute({ environmentId: ENV, subscriberId: 'ada', operation: 'delete', selector: {}, selectAll: all })).toBe(3);
     expect((await count.execute(ENV, 'bob', [{}]))[0].count).toBe(1);
     await expect(count.execute(ENV, 'ada', [])).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });

@@ -13,6 +13,7 @@ describe('BulkCreateSubscribers', () => {
         { subscriberId: 'new', email: 'new@example.com' },
         { subscriberId: 'old', firstName: 'Renamed' },
         { subscriberId: 'bad', email: 'nope' },
+        { unreadable: 'data: must be an object or null', subscriberId: 'shape' },
         { firstName: 'no id' },
       ],
     });
@@ -20,8 +21,10 @@ describe('BulkCreateSubscribers', () => {
     expect(result.updated).toEqual([{ subscriberId: 'old' }]);
     expect(result.failed).toEqual([
       { subscriberId: 'bad', message: 'email must be a valid email address' },
+      { subscriberId: 'shape', message: 'data: must be an object or null' },
       { subscriberId: undefined, message: 'subscriberId is required' },
     ]);
+    expect(await repo.findById('env', 'shape')).toBeNull();
     expect((await repo.findById('env', 'old'))?.firstName).toBe('Renamed');
     expect(await repo.findById('env', 'bad')).toBeNull();
   });

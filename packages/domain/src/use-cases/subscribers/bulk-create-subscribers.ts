@@ -5,9 +5,16 @@ import type { SubscriberRepository } from '../../ports/subscriber-repository';
 
 export const BULK_SUBSCRIBERS_LIMIT = 500;
 
+/** An item the caller's boundary could not read as a subscriber (a wrong type, an unknown key), with why. */
+export interface UnreadableSubscriber {
+  unreadable: string;
+  subscriberId?: string;
+}
+
 export interface BulkCreateSubscribersInput {
   environmentId: string;
-  subscribers: Array<Partial<SubscriberInput>>;
+  /** In request order; an unreadable item is reported in `failed` in its place and stores nothing. */
+  subscribers: Array<Partial<SubscriberInput> | UnreadableSubscriber>;
 }
 
 export interface BulkCreateSubscribersOutput {
@@ -31,6 +38,10 @@ export class BulkCreateSubscribers {
     // A later item with the same subscriberId wins, as if the items were applied in order.
     const valid = new Map<string, SubscriberInput>();
     for (const item of subscribers) {
+      if ('unreadable' in item) {
+        failed.push({ subscriberId: item.subscriberId, message: item.unreadable });
+        continue;
+      }
       if (typeof item.subscriberId !== 'string' || item.subscriberId.trim() === '') {
         failed.push({ subscriberId: item.subscriberId, message: 'subscriberId is required' });
         continue;
