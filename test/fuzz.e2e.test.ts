@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operationsOf, ResponseValidator, type OpenApiDocument, type Operation } from './support/openapi';
+import { fillPath, operationsOf, ResponseValidator, type JsonSchema, type OpenApiDocument, type Operation } from './support/openapi';
 import { rawRequest, type RawResponse } from './support/raw-request';
 import { anyString, KNOWN_IDS, SchemaArbitraries } from './support/schema-arbitrary';
 import { startService, type TestService } from './support/service';
+import { stateReader } from './support/state-snapshot';
+import { closedObjectsIn, fieldName, withKeyAt } from './support/unknown-key';
+import { waitFor } from './support/wait';
 
 // Property-based fuzzing of every operation Herald documents in its own /openapi.json: requests
 // generated from each operation's parameter and body schemas, valid and mutated, sent to the started
@@ -157,5 +160,78 @@ describe('fuzzing every operation of /openapi.json', () => {
     expect(sent).toBeGreaterThanOrEqual(5_000);
     expect(logged.length).toBe(0);
     expect([...problems.values()]).toEqual([]);
+  }, 600_000);
+});
+
+// Misspelt and made-up keys, and ones that name a field elsewhere in the API.
+const unknownKey = fc.oneof(
+  fc.constantFrom('workflow', 'notificationId', 'ids', 'tag', 'subscriberID', 'isonline', 'force', 'constructor'),
+  fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,12}$/),
+);
+
+describe('fuzzing every data-changing operation with one unknown key', () => {
+  it('refuses each valid request with an unknown key added (in its body, at any closed object, or its query) with a 422 naming it, and nothing readable changes', async () => {
+    const arbitraries = new SchemaArbitraries(doc.components?.schemas ?? {});
+    const schemas = doc.components?.schemas ?? {};
+    const resolve = (s: JsonSchema): JsonSchema => (s.$ref ? resolve(schemas[String(s.$ref).split('/').pop()!]) : s);
+    await seedKnownResources();
+    const [notification] = await waitFor(async () => ((await (await svc.request('/v2/subscribers/known/notifications')).json()) as { data: Array<{ id: string }> }).data, 10_000);
+    const subscription = ((await (await svc.request('/v2/topics/fuzz-topic/subscriptions')).json()) as { data: Array<{ identifier: string }> }).data[0];
+    const ids = { subscriberId: 'known', topicKey: 'fuzz-topic', workflowId: 'fuzz-workflow', notificationId: notification.id, identifier: subscription.identifier, actionType: 'primary', stepId: 'inbox', integrationId: 'in-app' };
+    const state = stateReader(doc, (path) => svc.request(path), ids);
+    expect(state.paths.length).toBeGreaterThan(10);
+    const { applicationIdentifier } = await (await svc.request('/v1/environments/me')).json().then((b: any) => ({ applicationIdentifier: b.data.identifier as string }));
+    const session = await fetch(`${svc.url}/v1/inbox/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ applicationIdentifier, subscriber: { subscriberId: 'known' } }) });
+    const token = ((await session.json()) as { data: { token: string } }).data.token;
+
+    const problems: string[] = [];
+    const changing = operations.filter((op) => op.method !== 'GET');
+    expect(changing.length).toBeGreaterThan(40);
+    let before = await state.settled();
+    for (const op of changing) {
+      const valid = op.body ? arbitraries.valid(op.body.schema) : fc.constant(undefined);
+      const samples = fc.sample(fc.tuple(valid, unknownKey, fc.nat(), fc.boolean()), { numRuns: 4, seed: SEED + changing.indexOf(op) });
+      for (const [value, rawKey, pick, inQuery] of samples) {
+        const known = new Set(op.parameters.map((p) => p.name));
+        let body: unknown = value;
+        let expected: string;
+        let search = '';
+        if (inQuery) {
+          expected = known.has(rawKey) ? `x_${rawKey}` : rawKey;
+          search = `?${new URLSearchParams({ [expected]: '1' })}`;
+        } else if (op.body) {
+          const targets = closedObjectsIn(value, op.body.schema, resolve);
+          if (!targets.length) {
+            problems.push(`${op.method} ${op.path}: its body schema is not closed (additionalProperties: false)`);
+            continue;
+          }
+          const target = targets[pick % targets.length];
+          const key = target.known.includes(rawKey) ? `x_${rawKey}` : rawKey;
+          body = withKeyAt(value, target.path, key, 'x');
+          expected = fieldName(target.path, key);
+        } else {
+          expected = rawKey;
+          body = { [rawKey]: 'x' };
+        }
+        const path = fillPath(op.path, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, ids[p.name as keyof typeof ids] ?? 'x']))) + search;
+        const subscriberRoute = op.path.startsWith('/v1/inbox/') && op.path !== '/v1/inbox/session';
+        const res = await rawRequest(svc.url, {
+          method: op.method,
+          path,
+          headers: { authorization: subscriberRoute ? `Bearer ${token}` : `ApiKey ${svc.apiKey}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const errors = res.status === 422 ? Object.keys((JSON.parse(res.text) as { errors?: object }).errors ?? {}) : [];
+        if (res.status !== 422 || !errors.includes(expected)) {
+          problems.push(`${op.method} ${path} with unknown ${expected}: ${res.status} ${res.text.slice(0, 200)}\n    body: ${JSON.stringify(body)?.slice(0, 200)}`);
+        }
+      }
+      const after = await state.snapshot();
+      const changed = Object.keys(after).filter((path) => after[path] !== before[path]);
+      if (changed.length) problems.push(`${op.method} ${op.path} changed what ${changed.join(', ')} reads`);
+      before = changed.length ? await state.settled() : after;
+    }
+    for (const problem of problems) console.log(`  ${problem}`);
+    expect(problems).toEqual([]);
   }, 600_000);
 });

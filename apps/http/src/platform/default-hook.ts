@@ -1,23 +1,25 @@
 import type { FieldErrors } from '@herald/domain';
 import type { Hook } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-
-type ZodIssue = ZodError['issues'][number];
 import type { AppEnv } from './app-env';
 import { errorBody } from './errors';
-import { findUnstorable } from './unstorable-strings';
 import { UNKNOWN_FIELD } from './strict-request';
+import { findUnstorable } from './unstorable-strings';
+
+type ZodIssue = ZodError['issues'][number];
 
 /** Each failed field by its dotted path; an unknown key is a field of its own, named and shown. */
 export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
-  const fields: FieldErrors = {};
+  // A Map: a client's key may be `constructor` or `__proto__`, which a plain object already has.
+  const fields = new Map<string, FieldErrors[string]>();
   const add = (path: PropertyKey[], message: string) => {
     const name = path.length ? path.map(String).join('.') : 'body';
-    const entry = (fields[name] ??= { messages: [] });
+    const entry = fields.get(name) ?? { messages: [] };
+    fields.set(name, entry);
     entry.messages.push(message);
     if (entry.value === undefined && input && typeof input === 'object') {
       let value: unknown = input;
-      for (const key of path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+      for (const key of path) value = value && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
       if (value !== undefined) entry.value = value;
     }
   };
@@ -30,7 +32,7 @@ export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
     }
   };
   report(error.issues, []);
-  return fields;
+  return Object.fromEntries(fields);
 }
 
 /**

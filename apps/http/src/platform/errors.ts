@@ -94,11 +94,12 @@ function bounded(text: string): string {
 }
 
 function boundedFields(errors: FieldErrors): FieldErrors {
-  const out: FieldErrors = {};
-  for (const [name, { messages, value }] of Object.entries(errors).slice(0, 50)) {
-    out[bounded(name)] = { messages: messages.slice(0, 10).map(bounded), ...(value !== undefined && { value: boundedValue(value) }) };
-  }
-  return out;
+  // fromEntries defines own keys: a field named `__proto__` stays a field.
+  return Object.fromEntries(
+    Object.entries(errors)
+      .slice(0, 50)
+      .map(([name, { messages, value }]) => [bounded(name), { messages: messages.slice(0, 10).map(bounded), ...(value !== undefined && { value: boundedValue(value) }) }]),
+  );
 }
 
 /** A value safe to echo in an error body: as given when small, else cut JSON text. */

@@ -20,7 +20,19 @@ describe('looseObjectsIn', () => {
   it('holds for every route of the app: building it registers each one strictly or throws, and the document renders', async () => {
     const resolver = { get: <T>() => ({}) as T };
     const app = buildApp({ resolver, logger: pino({ enabled: false }), serviceName: 'herald', probe: {} as never, inboxDemo: true });
-    const doc = await (await app.request('/openapi.json')).json();
+    const doc = (await (await app.request('/openapi.json')).json()) as { components: { schemas: Record<string, { additionalProperties?: unknown }> } };
     expect(doc.components.schemas.InboxBulkSelection.additionalProperties).toBe(false);
+  });
+
+  it('names unknown keys that every object already has (constructor, __proto__) like any other', async () => {
+    const resolver = { get: <T>() => ({}) as T };
+    const app = buildApp({ resolver, logger: pino({ enabled: false }), serviceName: 'herald', probe: {} as never });
+    const body = '{"applicationIdentifier":"pk","subscriber":{"subscriberId":"a","__proto__":{"x":1}},"constructor":1}';
+    const res = await app.request('/v1/inbox/session?toString=1', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(res.status).toBe(422);
+    const errorsOf = async (r: Response) => Object.keys(((await r.json()) as { errors: object }).errors);
+    expect(await errorsOf(res)).toEqual(['toString']);
+    const bodyOnly = await app.request('/v1/inbox/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await errorsOf(bodyOnly)).sort()).toEqual(['constructor', 'subscriber.__proto__']);
   });
 });
