@@ -104,6 +104,15 @@ describe('bulk actions with an API key (/v2/subscribers/{id}/notifications/...)'
     expect((await inbox('api-tags')).map((n) => n.isRead)).toEqual([true, false]);
   });
 
+  it('lists and counts by tag filters in every form', async () => {
+    await subscriberWithInbox('api-filters');
+    const listed = (await (await svc.request('/v2/subscribers/api-filters/notifications?tags=billing&tags=nomatch')).json()) as { data: Array<{ workflow: { identifier: string } }> };
+    expect(listed.data.map((n) => n.workflow.identifier).sort()).toEqual(['digest', 'invoice']);
+    const filters = [{ tags: { and: [{ or: ['billing'] }, 'news'] } }, { tags: ['news'] }, { tags: { or: ['nomatch'] } }, { tags: { or: [] } }];
+    const counted = (await (await svc.request(`/v2/subscribers/api-filters/notifications/count?filters=${encodeURIComponent(JSON.stringify(filters))}`)).json()) as { data: Array<{ count: number }> };
+    expect(counted.data.map((c) => c.count)).toEqual([1, 2, 0, 4]);
+  });
+
   it('selects all only for {}, as @novu/api sends it; a tag filter @novu/api strips to {} is refused', async () => {
     await subscriberWithInbox('api-all');
     // @novu/api's schema keeps no key of `tags`: the filter below reaches the service as {"tags":{}}.

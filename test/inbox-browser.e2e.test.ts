@@ -77,4 +77,26 @@ describe('the demo page in a real browser', () => {
     expect(await page.locator('pre').textContent()).toContain(`curl -X POST ${svc.url}/v1/events/trigger`);
     await page.close();
   });
+
+  it("marks all read and archives all from the Inbox's own menu, with the body it sends for all ({\"tags\":[]})", async () => {
+    for (const name of ['One', 'Two']) {
+      expect((await svc.request('/v1/events/trigger', { method: 'POST', json: { name: 'welcome', to: 'frank', payload: { name } } })).status).toBe(201);
+    }
+    const page = await openDemo('frank');
+    await page.locator('.nv-bellContainer').first().click();
+    await page.getByText('Hello Two, your account is ready').waitFor({ timeout: 15_000 });
+    const bulk = async (label: string, path: string) => {
+      const sent = page.waitForResponse((r) => r.url().endsWith(path) && r.request().method() === 'POST');
+      await page.locator('.nv-moreActions__dropdownTrigger').first().click();
+      await page.getByText(label).click();
+      const response = await sent;
+      return { status: response.status(), body: response.request().postDataJSON() };
+    };
+    const inbox = async () => ((await (await svc.request('/v2/subscribers/frank/notifications')).json()) as { data: Array<{ isRead: boolean; isArchived: boolean }> }).data;
+    expect(await bulk('Mark all as read', '/v1/inbox/notifications/read')).toEqual({ status: 204, body: { tags: [] } });
+    expect((await inbox()).map((n) => n.isRead)).toEqual([true, true]);
+    expect(await bulk('Archive all', '/v1/inbox/notifications/archive')).toEqual({ status: 204, body: { tags: [] } });
+    expect((await inbox()).map((n) => n.isArchived)).toEqual([true, true]);
+    await page.close();
+  });
 });
