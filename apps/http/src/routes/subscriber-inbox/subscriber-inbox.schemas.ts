@@ -4,7 +4,7 @@ import { queryArray } from '../../platform/schemas';
 import { InboxListQuerySchema, TagsSelectorSchema } from '../inbox/inbox.schemas';
 import { ChannelFlagsShape, ScheduleSchema } from '../preferences/channel-flags';
 
-/** What `@novu/js` posts to start a session (its `subscriber` carries the profile used on creation). */
+/** What `@novu/js` posts to start a session; its `subscriber` profile is stored only when the session is HMAC-verified. */
 export const SessionBodySchema = z
   .strictObject({
     applicationIdentifier: z.string().min(1),
