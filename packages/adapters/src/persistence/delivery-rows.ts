@@ -55,7 +55,7 @@ export const columnNames = (columns: Columns, alias?: string) => columns.map(([n
 
 // A message's columns of its trigger (environment, transaction, workflow snapshot, context): the same
 // for every message of one event, and its own columns.
-const TRIGGER_COLUMNS = 'environment_id uuid, transaction_id text, tags text[], workflow jsonb, severity text, context_keys text[]';
+const MESSAGE_TRIGGER_COLUMNS = 'environment_id uuid, transaction_id text, tags text[], workflow jsonb, severity text, context_keys text[]';
 // Which notification, job and subscriber a message is of, and what it holds.
 const KEYS = [
   ['notification_id', 'uuid'],
@@ -78,6 +78,8 @@ const CONTENT = [
   ['provider_message_id', 'text', (m: MessageDraft) => m.providerMessageId],
 ] as const;
 const OWN_COLUMNS = columnTypes([...KEYS, ...CONTENT]);
+/** How many content columns a message has (`messageContentArrays`: one array parameter each). */
+export const MESSAGE_CONTENT_COUNT = CONTENT.length;
 /** The content columns of a message (`messageContentArrays`), as a record's (`AS r(..., <these>)`); with `alias`, as that relation's. */
 export const messageContentNames = (alias?: string) => columnNames(CONTENT, alias);
 /** The content columns' arrays (`messageContentArrays`) as arguments of a multi-array `unnest`, from `$first` on. */
@@ -91,12 +93,12 @@ export type MessageSource =
    * Messages of one trigger, as the relation `messages` (a subquery of the statement) gives them with
    * the columns of `KEYS` and `CONTENT` (the steps run inline read them from their runs' rows, which
    * already hold the three ids: `messageContentArrays`), and the trigger's columns once, as a JSON
-   * object of `triggerColumns` in `trigger`.
+   * object of `messageTriggerColumns` in `trigger`.
    */
   | { messages: string; trigger: string }
   /**
    * Messages of several triggers, from the relation `messages` as above, and each one's trigger
-   * columns (those of `triggerColumns`) from the relation `triggers`, by its `notification_id`. A
+   * columns (those of `messageTriggerColumns`) from the relation `triggers`, by its `notification_id`. A
    * message without a row there is not inserted.
    */
   | { messages: string; triggers: string };
@@ -113,10 +115,10 @@ export function insertMessages(source: MessageSource, where: string, newJobs = f
   const t = 'json' in source ? 'r' : 't';
   const from =
     'json' in source
-      ? `jsonb_to_recordset(${source.json}::jsonb) AS r(${OWN_COLUMNS}, ${TRIGGER_COLUMNS})`
+      ? `jsonb_to_recordset(${source.json}::jsonb) AS r(${OWN_COLUMNS}, ${MESSAGE_TRIGGER_COLUMNS})`
       : 'trigger' in source
         ? `(${source.messages}) r
-    CROSS JOIN jsonb_to_record(${source.trigger}::jsonb) AS t(${TRIGGER_COLUMNS})`
+    CROSS JOIN jsonb_to_record(${source.trigger}::jsonb) AS t(${MESSAGE_TRIGGER_COLUMNS})`
         : `(${source.messages}) r
     JOIN (${source.triggers}) t ON t.notification_id = r.notification_id`;
   return `INSERT INTO messages (environment_id, notification_id, job_id, subscriber_id, transaction_id, channel, provider_id, integration_id, destination,
@@ -133,7 +135,7 @@ export function insertMessages(source: MessageSource, where: string, newJobs = f
  * out of the JSON (a missing key reads as NULL, as a JSON null does): most of an in-app message's are.
  */
 export function messageRows(outcomes: readonly JobOutcome[]) {
-  return outcomes.flatMap((o) => (o.message ? [Object.assign(ownColumns(o, o.message), triggerColumns(o.job))] : []));
+  return outcomes.flatMap((o) => (o.message ? [Object.assign(ownColumns(o, o.message), messageTriggerColumns(o.job))] : []));
 }
 
 /**
@@ -156,7 +158,7 @@ function ownColumns({ job }: JobOutcome, m: MessageDraft) {
 }
 
 /** A message's columns of its trigger: of a job's, or of a fan-out's event (the same for every job of it). */
-export function triggerColumns(trigger: Pick<RunnableJob, 'environmentId' | 'transactionId' | 'workflow' | 'contextKeys'>) {
+export function messageTriggerColumns(trigger: Pick<RunnableJob, 'environmentId' | 'transactionId' | 'workflow' | 'contextKeys'>) {
   const { workflow } = trigger;
   return {
     environment_id: trigger.environmentId,
@@ -182,7 +184,7 @@ export function messageWorkflow(workflow: RunnableJob['workflow']) {
 }
 
 /** A subscribers row (as JSON from SQL, snake_case) as the engine sees it. */
-export function toSubscriber(s: Record<string, any>): Subscriber {
+export function subscriberFromJson(s: Record<string, any>): Subscriber {
   return {
     id: s.id,
     environmentId: s.environment_id,

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
-import { upsertSubscribers } from './prisma-subscriber-repository';
+import { upsertSubscribers } from './subscriber-upsert';
 
 const database = useTestDatabase();
 

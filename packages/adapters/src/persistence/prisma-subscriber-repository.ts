@@ -10,157 +10,15 @@ import type {
   SubscriberSearch,
   UpsertManyResult,
 } from '@herald/domain';
-import type { Pool, PoolClient } from 'pg';
-import { jsonParam, prepared } from './sql-params';
+import type { Pool } from 'pg';
 import type { PrismaClient } from '../generated/prisma/client';
 import type { Prisma } from '../generated/prisma/client';
 import { paginate } from './cursor-pagination';
 import { jsonOrNull, nullOnUniqueViolation } from './prisma-errors';
+import { SUBSCRIBER_ATTRIBUTES } from './subscriber-sql';
+import { upsertSubscribers } from './subscriber-upsert';
 
 type Row = Prisma.SubscriberGetPayload<object>;
-
-const ATTRIBUTES = ['firstName', 'lastName', 'email', 'phone', 'avatar', 'locale', 'timezone'] as const;
-const COLUMNS: Record<(typeof ATTRIBUTES)[number], string> = {
-  firstName: 'first_name',
-  lastName: 'last_name',
-  email: 'email',
-  phone: 'phone',
-  avatar: 'avatar',
-  locale: 'locale',
-  timezone: 'timezone',
-};
-
-// An item's `channels` (settings resolved to integrations, one per integration) merged into the stored
-// ones: a setting for an integration already there merges its credentials field by field, device
-// tokens accumulate without duplicates; the others keep their place and new ones are appended.
-const MERGED_CHANNELS = `(
-  SELECT COALESCE(jsonb_agg(m.v ORDER BY m.pos), '[]'::jsonb) FROM (
-    SELECT COALESCE(n.v || jsonb_build_object('credentials', COALESCE(o.v->'credentials', '{}') || (n.v->'credentials') || CASE
-             WHEN o.v->'credentials' ? 'deviceTokens' AND n.v->'credentials' ? 'deviceTokens' THEN jsonb_build_object('deviceTokens',
-               (SELECT jsonb_agg(t ORDER BY k) FROM (SELECT DISTINCT ON (t) t, k FROM jsonb_array_elements((o.v->'credentials'->'deviceTokens') || (n.v->'credentials'->'deviceTokens')) WITH ORDINALITY d(t, k) ORDER BY t, k) u))
-             ELSE '{}'::jsonb END), o.v) AS v, o.k AS pos
-    FROM jsonb_array_elements(s.channels) WITH ORDINALITY o(v, k)
-    LEFT JOIN jsonb_array_elements(i.e->'channels') n(v) ON n.v->>'_integrationId' = o.v->>'_integrationId'
-    UNION ALL
-    SELECT n.v, 1000000 + n.k FROM jsonb_array_elements(i.e->'channels') WITH ORDINALITY n(v, k)
-    WHERE NOT EXISTS (SELECT 1 FROM jsonb_array_elements(s.channels) o(v) WHERE o.v->>'_integrationId' = n.v->>'_integrationId')
-  ) m)`;
-
-// A stored subscriber `s` after an item `i.e` is applied to it, column by column: a key missing from
-// the item leaves the column as it is; a key present with null clears it.
-const UPDATED_COLUMNS: [column: string, value: string][] = [
-  ...ATTRIBUTES.map((a): [string, string] => [COLUMNS[a], `CASE WHEN i.e ? '${a}' THEN i.e->>'${a}' ELSE s.${COLUMNS[a]} END`]),
-  ['data', `CASE WHEN i.e ? 'data' THEN NULLIF(i.e->'data', 'null'::jsonb) ELSE s.data END`],
-  ['channels', `CASE WHEN i.e ? 'channels' THEN ${MERGED_CHANNELS} ELSE s.channels END`],
-  ['version', 's.version + 1'],
-  ['updated_at', 'now()'],
-];
-
-/**
- * SQL for the row, as JSON, that upserting item `i.e` onto the existing subscriber `s` writes: what a
- * step run before the upsert commits must see. The UPDATE below applies the same expressions.
- */
-export const UPDATED_SUBSCRIBER_JSON = `to_jsonb(s.*) || jsonb_build_object(${UPDATED_COLUMNS.map(([column, value]) => `'${column}', ${value}`).join(', ')})`;
-
-/** The columns a new subscriber takes from an item (`newSubscriberValues`). */
-export const NEW_SUBSCRIBER_COLUMNS = `${ATTRIBUTES.map((a) => COLUMNS[a]).join(', ')}, data, channels`;
-/** SQL: the values of `NEW_SUBSCRIBER_COLUMNS` for a new subscriber made from the item `item` (JSON; NULL: none given). */
-export const newSubscriberValues = (item: string) =>
-  `${ATTRIBUTES.map((a) => `${item}->>'${a}'`).join(', ')}, NULLIF(${item}->'data', 'null'::jsonb), COALESCE(${item}->'channels', '[]')`;
-
-// An item without `channels` changes every column but the channels: its SQL needs no channels
-// merge (`MERGED_CHANNELS`), whose subqueries PostgreSQL sets up on every run of a statement holding
-// it, whether or not any row needs them. Replayed alone (the trigger batcher's accept statement,
-// prepared, batches of 16, interleaved 150 times): with the merge in both places that apply an item,
-// 0.17 ms slower than with it in one; with it in neither, 0.08-0.16 ms faster than with it in one.
-// So the SQL below comes with the merge (`channels`, for any item) or without (for items without them).
-const appliedColumns = (channels: boolean) => (channels ? UPDATED_COLUMNS : UPDATED_COLUMNS.filter(([column]) => column !== 'channels'));
-
-/** SQL: the SET list of an UPDATE of subscriber `s` applying item `i.e` (the same expressions). */
-export const subscriberUpdateSet = ({ channels }: { channels: boolean }) => appliedColumns(channels).map(([column, value]) => `${column} = ${value}`).join(',\n    ');
-
-/**
- * SQL: whether applying item `i.e` to the stored subscriber `s` changes any of its attributes (the
- * columns an item sets; not its version and update time, which an update moves on).
- */
-export const subscriberChanges = ({ channels }: { channels: boolean }) => {
-  const attributes = appliedColumns(channels).filter(([column]) => column !== 'version' && column !== 'updated_at');
-  return `(${attributes.map(([column]) => `s.${column}`).join(', ')}) IS DISTINCT FROM (${attributes.map(([, value]) => value).join(', ')})`;
-};
-export const SUBSCRIBER_CHANGES = subscriberChanges({ channels: true });
-
-/**
- * SQL: a SET list for subscriber `s` (the target of an INSERT's ON CONFLICT DO UPDATE, say) applying
- * the item that the expression `item` gives with the expressions of `subscriberUpdateSet`. With no
- * item (NULL) the row keeps its values, version and update time; an item moves the version on.
- */
-export const subscriberUpdateSetFrom = (item: string, { channels }: { channels: boolean }) => {
-  const columns = appliedColumns(channels);
-  return `(${columns.map(([column]) => column).join(', ')}) = (
-    SELECT ${columns.map(([column, value]) => (column === 'version' || column === 'updated_at' ? `CASE WHEN i.e IS NULL THEN s.${column} ELSE ${value} END` : value)).join(', ')}
-    FROM (SELECT ${item} AS e) i)`;
-};
-
-// Creates or updates a whole batch in one statement; of several items for one subscriber only the
-// last applies. The UPDATE sees only rows that existed before the statement. An item that would
-// leave a subscriber's attributes as they are writes nothing (outcome 'unchanged'): its version and
-// update time stay, no new row version is made, and no lock is taken. A trigger naming its
-// recipient by an object, the same one each time, as integrations do, otherwise updated that row on
-// every trigger, and concurrent triggers for one subscriber queued behind each other's row lock.
-const UPSERT_MANY_SUBSCRIBERS = `
-WITH input AS (
-  SELECT DISTINCT ON (e->>'subscriberId') e, e->>'subscriberId' AS sid
-  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, n)
-  ORDER BY e->>'subscriberId', n DESC
-), updated AS (
-  UPDATE subscribers s SET
-    ${subscriberUpdateSet({ channels: true })}
-  FROM input i
-  WHERE s.environment_id = $1 AND s.subscriber_id = i.sid AND ${SUBSCRIBER_CHANGES}
-  RETURNING s.subscriber_id
-), unchanged AS (
-  SELECT s.subscriber_id FROM input i JOIN subscribers s ON s.environment_id = $1 AND s.subscriber_id = i.sid
-  WHERE NOT ${SUBSCRIBER_CHANGES}
-), inserted AS (
-  INSERT INTO subscribers (id, environment_id, subscriber_id, ${NEW_SUBSCRIBER_COLUMNS}, updated_at)
-  SELECT gen_random_uuid(), $1, i.sid, ${newSubscriberValues('i.e')}, now()
-  FROM input i
-  WHERE NOT EXISTS (SELECT 1 FROM subscribers s WHERE s.environment_id = $1 AND s.subscriber_id = i.sid)
-  ON CONFLICT (environment_id, subscriber_id) DO NOTHING
-  RETURNING subscriber_id
-)
-SELECT 'updated' AS outcome, subscriber_id FROM updated
-UNION ALL
-SELECT 'unchanged' AS outcome, subscriber_id FROM unchanged
-UNION ALL
-SELECT 'created' AS outcome, subscriber_id FROM inserted`;
-const upsertManyStatement = prepared('herald-upsert-subscribers', UPSERT_MANY_SUBSCRIBERS);
-
-/**
- * Creates or updates subscribers set-based, on a pool or inside a caller's transaction. A row
- * inserted concurrently by another request is neither updated nor inserted by the statement
- * (ON CONFLICT DO NOTHING), nor is one that another request changed to the item's very values while
- * the UPDATE waited for it (its check then finds nothing to change); running those items again
- * updates them or reports them unchanged.
- */
-export async function upsertSubscribers(db: Queryable, environmentId: string, inputs: SubscriberInput[]): Promise<UpsertManyResult> {
-  const result: UpsertManyResult = { created: [], updated: [] };
-  let pending = inputs;
-  for (let attempt = 0; attempt < 3 && pending.length; attempt++) {
-    const { rows } = await db.query<{ outcome: 'created' | 'updated' | 'unchanged'; subscriber_id: string }>(upsertManyStatement([environmentId, jsonParam(pending)]));
-    const done = new Set<string>();
-    for (const row of rows) {
-      // An existing subscriber the item leaves as it is counts as updated, as the bulk API reports it.
-      result[row.outcome === 'created' ? 'created' : 'updated'].push(row.subscriber_id);
-      done.add(row.subscriber_id);
-    }
-    pending = pending.filter((input) => !done.has(input.subscriberId));
-  }
-  if (pending.length) throw new Error(`upsertSubscribers: ${pending.length} subscribers kept conflicting`);
-  return result;
-}
-
-type Queryable = Pick<Pool, 'query'> | Pick<PoolClient, 'query'>;
 
 export class PrismaSubscriberRepository implements SubscriberRepository {
   constructor(
@@ -170,7 +28,7 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
 
   async findById(environmentId: string, subscriberId: string): Promise<Subscriber | null> {
     const row = await this.prisma.subscriber.findUnique({ where: { environmentId_subscriberId: { environmentId, subscriberId } } });
-    return row && toSubscriber(row);
+    return row && subscriberFromPrisma(row);
   }
 
   async insert(environmentId: string, input: SubscriberInput): Promise<Subscriber | null> {
@@ -185,7 +43,7 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
         },
       }),
     );
-    return row && toSubscriber(row);
+    return row && subscriberFromPrisma(row);
   }
 
 
@@ -248,7 +106,7 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
       if (rest.length) where.OR.push({ firstName: first, lastName: { startsWith: rest.join(' ') } });
     }
     const kind = page.orderBy === 'subscriberId' ? 'string' : 'date';
-    return paginate(this.prisma.subscriber, where, page, { name: page.orderBy, kind }, toSubscriber);
+    return paginate(this.prisma.subscriber, where, page, { name: page.orderBy, kind }, subscriberFromPrisma);
   }
 
   private async updateWhere(environmentId: string, subscriberId: string, data: Prisma.SubscriberUpdateInput) {
@@ -257,13 +115,13 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
   }
 }
 
-function attributes(input: SubscriberAttributes): Partial<Record<(typeof ATTRIBUTES)[number], string | null>> {
-  const out: Partial<Record<(typeof ATTRIBUTES)[number], string | null>> = {};
-  for (const key of ATTRIBUTES) if (input[key] !== undefined) out[key] = input[key];
+function attributes(input: SubscriberAttributes): Partial<Record<(typeof SUBSCRIBER_ATTRIBUTES)[number], string | null>> {
+  const out: Partial<Record<(typeof SUBSCRIBER_ATTRIBUTES)[number], string | null>> = {};
+  for (const key of SUBSCRIBER_ATTRIBUTES) if (input[key] !== undefined) out[key] = input[key];
   return out;
 }
 
-export function toSubscriber(row: Row): Subscriber {
+function subscriberFromPrisma(row: Row): Subscriber {
   return {
     id: row.id,
     environmentId: row.environmentId,

@@ -15,8 +15,8 @@ import {
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
-import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageContentNames, messageContentArrays, messageContentUnnest, notificationShape, preferenceLevels, stepPreferences, stepsAfter, toDeliveryStep, triggerColumns, type StepRow } from './delivery-rows';
-import { TriggerBatcher } from './trigger-batcher';
+import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageContentNames, messageContentArrays, messageContentUnnest, notificationShape, preferenceLevels, stepPreferences, stepsAfter, toDeliveryStep, messageTriggerColumns, type StepRow } from './delivery-rows';
+import { TriggerAcceptor } from './trigger-acceptance/trigger-acceptor';
 import { inTransaction } from './transaction';
 import { arrayParam, columnParam, isUuid, jsonParam, prepared } from './sql-params';
 import { isUniqueViolation } from './prisma-errors';
@@ -156,7 +156,7 @@ const moveLaneStatement = prepared(
 
 /** Trigger acceptance and topic fan-out in set-based SQL: a statement per batch or chunk, not per recipient. */
 export class SqlEventRepository implements EventRepository {
-  private readonly batcher: TriggerBatcher;
+  private readonly triggers: TriggerAcceptor;
 
   constructor(
     private readonly pool: Pool,
@@ -164,7 +164,7 @@ export class SqlEventRepository implements EventRepository {
     /** The worker process that runs the fan-outs it loads (WorkerRegistry.workerId). */
     private readonly workerId: string | null = null,
   ) {
-    this.batcher = new TriggerBatcher(pool, queue);
+    this.triggers = new TriggerAcceptor(pool, queue);
   }
 
   // Triggers name the same few workflows thousands of times a second: a definition is reused for up
@@ -207,9 +207,9 @@ export class SqlEventRepository implements EventRepository {
     };
   }
 
-  /** Concurrent triggers are group-committed: see TriggerBatcher. */
+  /** Concurrent triggers are group-committed: see TriggerAcceptor. */
   accept(acceptance: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome> {
-    return this.batcher.accept(acceptance, runInline);
+    return this.triggers.accept(acceptance, runInline);
   }
 
   async loadFanout(eventId: string): Promise<FanoutEvent | null> {
@@ -350,7 +350,7 @@ export class SqlEventRepository implements EventRepository {
       event.workflow.severity,
       event.workflow.critical,
       JSON.stringify(stepsAfter(shape, step?.id)),
-      jsonParam(triggerColumns(event)),
+      jsonParam(messageTriggerColumns(event)),
       JSON.stringify(step ? inlineStepColumns(step) : {}),
       ...messageContentArrays(records.map((o) => o?.message)),
     ];

@@ -1,7 +1,7 @@
 import { LEASED_STEP_TYPES, type JobOutcome, type JobRepository, type RunnableJob } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue, type QueuedWork } from '../queue/pg-boss-delivery-queue';
-import { insertMessages, messageRows, preferenceLevels, stepPreferences, toDeliveryStep, toSubscriber } from './delivery-rows';
+import { insertMessages, messageRows, preferenceLevels, stepPreferences, toDeliveryStep, subscriberFromJson } from './delivery-rows';
 import { jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
@@ -118,7 +118,7 @@ export class SqlJobRepository implements JobRepository {
           leased: r.leased,
           step: toDeliveryStep(r.step),
           workflow: { ...r.workflow, preferences: r.workflow.preferences ?? {} },
-          subscriber: toSubscriber(r.subscriber),
+          subscriber: subscriberFromJson(r.subscriber),
           payload: r.payload ?? {},
           overrides: r.overrides ?? {},
           contextKeys: r.context_keys ?? [],
