@@ -9,7 +9,7 @@ const workflow = (id: string): DeliveryWorkflow => ({
   active: true,
   critical: false,
   severity: 'none',
-  origin: 'herald',
+  origin: 'novu-cloud',
   tags: ['t'],
   data: null,
   payloadSchema: null,
