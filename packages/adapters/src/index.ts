@@ -5,7 +5,7 @@ export * from './database/planner-statistics';
 export * from './persistence/cursor-pagination';
 export * from './persistence/prisma-tenancy-repository';
 export * from './persistence/prisma-subscriber-repository';
-export * from './persistence/prisma-idempotency-store';
+export * from './persistence/sql-idempotency-store';
 export * from './queue/pg-boss';
 export * from './queue/pg-boss-scheduler';
 export * from './persistence/prisma-topic-repository';

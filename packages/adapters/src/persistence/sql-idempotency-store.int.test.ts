@@ -3,19 +3,19 @@ import { idempotencyStoreContract } from '@herald/domain/testing/idempotency-sto
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/use-test-database';
-import { PrismaIdempotencyStore } from './prisma-idempotency-store';
+import { SqlIdempotencyStore } from './sql-idempotency-store';
 
 // Many connections, so concurrent claims really run at the same time in PostgreSQL.
 const database = useTestDatabase(50);
 
-idempotencyStoreContract('PostgreSQL', () => new PrismaIdempotencyStore(database.db.pool));
+idempotencyStoreContract('PostgreSQL', () => new SqlIdempotencyStore(database.db.pool));
 
-describe('PrismaIdempotencyStore on PostgreSQL', () => {
+describe('SqlIdempotencyStore on PostgreSQL', () => {
   const now = () => new Date();
   const inFive = () => new Date(Date.now() + 5 * 60_000);
 
   it('gives exactly one claim among 200 concurrent claims of one key, over 20 rounds', async () => {
-    const store = new PrismaIdempotencyStore(database.db.pool);
+    const store = new SqlIdempotencyStore(database.db.pool);
     const organizationId = randomUUID();
     for (let round = 0; round < 20; round++) {
       const key = `race-${round}`;
@@ -27,7 +27,7 @@ describe('PrismaIdempotencyStore on PostgreSQL', () => {
   });
 
   it('gives exactly one claim when racing to take over an expired record', async () => {
-    const store = new PrismaIdempotencyStore(database.db.pool);
+    const store = new SqlIdempotencyStore(database.db.pool);
     const ref = { organizationId: randomUUID(), key: 'expired-race' };
     await store.claim({ ...ref, requestHash: 'old', now: now(), expiresAt: now() });
     await new Promise((r) => setTimeout(r, 5));
@@ -39,7 +39,7 @@ describe('PrismaIdempotencyStore on PostgreSQL', () => {
   });
 
   it('stores the response text byte for byte', async () => {
-    const store = new PrismaIdempotencyStore(database.db.pool);
+    const store = new SqlIdempotencyStore(database.db.pool);
     const ref = { organizationId: randomUUID(), key: 'bytes' };
     const body = '{ "a" : "ünïcødé ✓ \\u0000", "b": [1, 2.50, 1e3] }\n';
     await store.claim({ ...ref, requestHash: 'h', now: now(), expiresAt: inFive() });
@@ -53,7 +53,7 @@ describe('PrismaIdempotencyStore on PostgreSQL', () => {
     try {
       // The throwaway test cluster runs with it off; the session asks for it the way a durable one has it.
       await pool.query('SET synchronous_commit = on');
-      const store = new PrismaIdempotencyStore(pool);
+      const store = new SqlIdempotencyStore(pool);
       const ref = { organizationId: randomUUID(), key: 'session' };
       await store.claim({ ...ref, requestHash: 'h', now: now(), expiresAt: inFive() });
       await store.complete(ref, 'h', { statusCode: 201, body: '{}', contentType: null }, inFive());
@@ -65,7 +65,7 @@ describe('PrismaIdempotencyStore on PostgreSQL', () => {
   });
 
   it('purges a large backlog in batches', async () => {
-    const store = new PrismaIdempotencyStore(database.db.pool);
+    const store = new SqlIdempotencyStore(database.db.pool);
     const past = new Date(Date.now() - 1_000);
     await database.db.pool.query(
       `INSERT INTO idempotency_records (organization_id, key, request_hash, state, expires_at)

@@ -49,7 +49,7 @@ interface ClaimRow {
 }
 
 /** On the hot path of every POST and PATCH that carries a key: plain SQL on the shared pool, prepared once per connection. */
-export class PrismaIdempotencyStore implements IdempotencyStore {
+export class SqlIdempotencyStore implements IdempotencyStore {
   constructor(private readonly pool: Pool) {}
 
   async claim({ organizationId, key, requestHash, now, expiresAt }: IdempotencyClaim): Promise<ClaimResult> {
