@@ -4,7 +4,8 @@ import { DomainError } from '../../errors';
 import { InMemoryIntegrationRepository } from '../../testing/in-memory-integration-repository';
 import { CreateIntegration } from './create-integration';
 import { EnsureBuiltInIntegrations } from './ensure-built-in-integrations';
-import { DeleteIntegration, SetPrimaryIntegration } from './integration-queries';
+import { DeleteIntegration } from './delete-integration';
+import { SetPrimaryIntegration } from './set-primary-integration';
 import { UpdateIntegration } from './update-integration';
 
 const catalogue = providerCatalogue('herald');

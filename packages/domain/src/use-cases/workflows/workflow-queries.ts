@@ -2,7 +2,7 @@ import type { EvaluatedWorkflow, WorkflowStatus } from '../../entities/workflow'
 import { DomainError } from '../../errors';
 import type { OffsetPage, WorkflowFilter, WorkflowOrder, WorkflowRepository } from '../../ports/workflow-repository';
 import { evaluateWorkflow } from '../../rules/step-issues';
-import { assertWorkflowsWritable, type ActiveChannels, type Environments } from './create-workflow';
+import type { ActiveChannels } from './create-workflow';
 
 /** One workflow, by trigger identifier or internal id, with its issues. */
 export class GetWorkflow {
@@ -15,21 +15,6 @@ export class GetWorkflow {
     const workflow = await this.workflows.find(environmentId, reference);
     if (!workflow) throw DomainError.notFound('WORKFLOW_NOT_FOUND', 'Workflow', reference);
     return evaluateWorkflow(workflow, await this.integrations.activeChannels(environmentId));
-  }
-}
-
-export class DeleteWorkflow {
-  constructor(
-    private readonly workflows: WorkflowRepository,
-    private readonly environments?: Environments,
-  ) {}
-
-  async execute(environmentId: string, reference: string): Promise<void> {
-    await assertWorkflowsWritable(this.environments, environmentId);
-    const workflow = await this.workflows.find(environmentId, reference);
-    if (!workflow || !(await this.workflows.delete(environmentId, workflow.id))) {
-      throw DomainError.notFound('WORKFLOW_NOT_FOUND', 'Workflow', reference);
-    }
   }
 }
 

@@ -8,7 +8,8 @@ import { CreateWorkflow } from './create-workflow';
 import { PatchWorkflow } from './patch-workflow';
 import { PreviewStep } from './preview-step';
 import { UpdateWorkflow } from './update-workflow';
-import { DeleteWorkflow, GetWorkflow, ListWorkflows } from './workflow-queries';
+import { DeleteWorkflow } from './delete-workflow';
+import { GetWorkflow, ListWorkflows } from './workflow-queries';
 
 const ENV = 'env-1';
 const channels = new Set<ChannelType>(['in_app', 'email']);
