@@ -145,7 +145,7 @@ try {
     // rate, against a server that parses each trigger's JSON and answers 201, storing nothing (this
     // process, otherwise idle meanwhile). And the database takes what the same rows cost in statements
     // of a batch's size rather than in one: Herald's mean batch under the load above (its events of one
-    // transaction share their xmin; the batcher starts a batch beside one in flight once 16 wait), and
+    // transaction share their xmin; group commit starts a batch beside one in flight once 16 wait), and
     // the largest batch the connections allow (all of them in one). Each size is measured on the
     // baseline connection's own backend, prepared, in three rounds taken in turn; the median is printed.
     // Floor plus database is what a service adding nothing else would spend: an upper bound on its rate

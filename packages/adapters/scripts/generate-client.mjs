@@ -22,7 +22,7 @@ process.exit(result.status ?? 1);
 
 /**
  * The generated client loads its query compiler (3.4 MB of WebAssembly) from a 4.6 MB JavaScript
- * module that holds it as base64: reading, decoding and parsing that module took 150-180 ms of every
+ * module that holds it as base64: reading, decoding and parsing that module takes 150-180 ms of every
  * start, on the main thread, and the bytes it decodes never change. The compiler is written once,
  * here, as a .wasm file beside the client, which then reads it (3 ms) and compiles it off the main
  * thread. If a Prisma release generates that loader differently, the client is left as generated;

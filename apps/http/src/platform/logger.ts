@@ -6,7 +6,7 @@ import type { AppEnv } from './app-env';
 
 /**
  * JSON lines, or with `format` 'pretty' coloured lines for a person at a terminal (pino-pretty,
- * in-process, loaded only then: its 38 modules were 40 ms of every start).
+ * in-process, loaded only then: its 38 modules cost 40 ms of a start).
  */
 export async function createLogger(level: string, name: string, format: 'json' | 'pretty' = 'json'): Promise<Logger> {
   const options = { level, name, base: { pid: process.pid } };

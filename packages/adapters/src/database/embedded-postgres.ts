@@ -204,7 +204,7 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
   // wal_init_zero=off: a new WAL segment is made by the backend that first needs it, and by default
   // it writes and syncs 16 MB of zeros while every commit waits. PostgreSQL reuses old segments only
   // after checkpoints, so a new cluster, or a burst writing more WAL than the last checkpoints freed,
-  // makes new ones. Under `pnpm bench trigger` (about 6 MB of WAL a second) that was a stall of 20-80 ms
+  // makes new ones. Under `pnpm bench trigger` (about 6 MB of WAL a second) that is a stall of 20-80 ms
   // every 2-3 s, seen by every trigger in flight at once (the batches of a second, timed in the
   // service). Off, only the segment's last byte is written and ext4 allocates the rest as WAL fills it
   // (each commit's fdatasync still makes it durable); a full disk then shows on a WAL write, not on

@@ -28,8 +28,8 @@ const GROWN_TABLES = `SELECT s.relname FROM pg_stat_user_tables s JOIN pg_class 
  * Why: hot statements are prepared, planned once per connection and then reused (see `prepared`).
  * A plan made while a table was small (a fresh install, the start of a burst) scans it whole, and
  * PostgreSQL re-plans only when the table's statistics change. Autovacuum's defaults (a look once a
- * minute, a 10% threshold) leave a table that grows from empty on such plans for a long time;
- * measured on the trigger benchmark, the database spent a quarter more CPU per trigger.
+ * minute, a 10% threshold) leave a table that grows from empty on such plans for a long time, on
+ * which the trigger benchmark costs the database a quarter more CPU per trigger.
  */
 export async function refreshPlannerStatistics(pool: Pool): Promise<string[]> {
   // The common round (nothing grew) is this one read: an idle service runs it every few seconds.

@@ -4,8 +4,8 @@ import { isUuid, sameKeys, SqlParams, sqlLiteral } from './sql-params';
 
 // The message a job produced (an in-app message's job may be an inline one: no jobs row). An in-app
 // message goes to its subscriber's inbox and has no destination stored: it is shown as
-// {subscriberId}. Stored, that was a JSON value per inbox message that PostgreSQL parsed on every
-// insert: 6% of a fan-out chunk insert's CPU (the statement replayed alone, six rounds).
+// {subscriberId}: stored, it would be a JSON value per inbox message for PostgreSQL to parse on every
+// insert, 6% of a fan-out chunk insert's CPU.
 const MESSAGE_OF = (jobId: string) => `(
   SELECT json_build_object('id', m.id, 'channel', m.channel, 'providerId', m.provider_id, 'status', m.status,
     'destination', COALESCE(m.destination, CASE WHEN m.channel = 'in_app' THEN jsonb_build_object('subscriberId', s.subscriber_id) END),

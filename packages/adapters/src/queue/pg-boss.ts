@@ -35,9 +35,8 @@ export async function stopPgBoss(boss: PgBoss, timeoutMs = 10_000): Promise<void
 }
 
 /**
- * pg-boss sends its statements unnamed, so PostgreSQL plans its fetch and complete on every call:
- * measured with pg_stat_statements under trigger load, their planning took longer than their
- * execution. Statements with parameters (single statements, so they can be prepared) are sent
+ * pg-boss sends its statements unnamed, so PostgreSQL would plan its fetch and complete on every
+ * call, and under trigger load their planning takes longer than their execution (pg_stat_statements). Statements with parameters (single statements, so they can be prepared) are sent
  * named, and each of pg-boss's connections plans them once.
  */
 function namePgBossStatements(boss: PgBoss): void {

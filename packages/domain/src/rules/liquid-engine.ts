@@ -145,8 +145,8 @@ interface Compiled {
 
 /**
  * Templates by source, most recently used last. liquidjs caches only templates it reads from files;
- * a step's templates are strings, and parsing one again on every delivery cost about 40% of its
- * render (26 of 62 µs). Bounded by total source length, so hostile sizes cannot grow it.
+ * a step's templates are strings, and parsing one again on every delivery would cost about 40% of
+ * its render (26 of 62 µs). Bounded by total source length, so hostile sizes cannot grow it.
  */
 const compiled = new Map<string, Compiled>();
 let compiledChars = 0;

@@ -17,6 +17,8 @@ import { rowVersion } from './run-checks';
 // (`triggers`, `idx` by position), the subscriber ids the triggers name (`namedTriggers`,
 // `namedSubscriberIds`), the recipients their step ran on (`runs`) and those runs' messages
 // (`messages`); what a workflow definition gives each of its triggers comes once (`definitions`, by `def`).
+// In its SQL comments, `settled` is what the code calls left as stored (`InlineRun.leftAsStored`), and
+// `SettlingObject` is an `ObjectIfChanged`.
 
 /**
  * The accept statement. Objects that left their subscribers as stored (`ObjectIfMissing`,

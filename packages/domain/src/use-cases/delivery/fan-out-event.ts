@@ -79,8 +79,8 @@ export class FanOutEvent {
 
   /**
    * A fan-out still in its one lane that will not fit one chunk is split into lanes before its first
-   * chunk, so that all of them start at once. Split after its first chunk instead, that chunk was read
-   * and written alone: about 200 ms of a 100,000-recipient fan-out (its statements are the first on
+   * chunk, so that all of them start at once. Split after its first chunk instead, that chunk would be
+   * read and written alone: about 200 ms of a 100,000-recipient fan-out (its statements are the first on
    * their connection), with one core idle. The split is committed alone, as a chunk's progress is.
    */
   private async splitLarge(event: FanoutEvent): Promise<void> {
