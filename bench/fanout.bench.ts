@@ -7,11 +7,11 @@ import { startEmbeddedPostgres } from '@herald/adapters';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
 import { postgresCpuSeconds, processCpuSeconds, processMemoryMb, report, requestWithKey, spawnHerald, stopHerald } from './support/herald';
 
-// Issues 6 and 13: a 100,000-subscriber topic fan-out with one in_app step, from the trigger to the
+// A 100,000-subscriber topic fan-out with one in_app step, from the trigger to the
 // last inbox row, beside two same-run baselines: four rows per subscriber (notification, job,
-// execution detail, inbox message) by one plain INSERT ... SELECT, and one INSERT of just the inbox rows (issue 13's goal: within 2.5x of that). Herald runs as
+// execution detail, inbox message) by one plain INSERT ... SELECT, and one INSERT of just the inbox rows (target: within 2.5x of that). Herald runs as
 // `pnpm start` runs it, in its own process, on an embedded PostgreSQL this bench starts: the peak
-// RSS printed is the service's own (issue 13: < 300 MB at 1,000,000, FANOUT_SUBSCRIBERS=1000000).
+// RSS printed is the service's own (target: < 300 MB at 1,000,000, FANOUT_SUBSCRIBERS=1000000).
 // The fan-out runs FANOUT_RUNS times (5 by default, 1 at a million), each followed at once by the
 // inbox-rows INSERT it is compared with: this machine's speed drifts by a fifth from minute to minute,
 // so each fan-out is set against a baseline of the same minute, and the median of those ratios counts.

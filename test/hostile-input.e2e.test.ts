@@ -4,7 +4,7 @@ import { fillPath, operationsOf, ResponseValidator, type OpenApiDocument, type O
 import { rawRequest, type RawResponse } from './support/raw-request';
 import { startService, type TestService } from './support/service';
 
-// The hand-made hostile cases of issue 12, sent to every route of the running service: none may
+// Hand-made hostile cases, sent to every route of the running service: none may
 // answer 5xx, every error leaves in the one error shape, and no error body echoes unbounded input.
 let svc: TestService;
 let doc: OpenApiDocument;

@@ -17,8 +17,7 @@ import { rowVersion } from './run-checks';
 // (`triggers`, `idx` by position), the subscriber ids the triggers name (`namedTriggers`,
 // `namedSubscriberIds`), the recipients their step ran on (`runs`) and those runs' messages
 // (`messages`); what a workflow definition gives each of its triggers comes once (`definitions`, by `def`).
-// In its SQL comments, `settled` is what the code calls left as stored (`InlineRun.leftAsStored`), and
-// `SettlingObject` is an `ObjectIfChanged`.
+// In its SQL comments, `settled` is what the code calls left as stored (`InlineRun.leftAsStored`).
 
 /**
  * The accept statement. Objects that left their subscribers as stored (`ObjectIfMissing`,
@@ -75,7 +74,7 @@ WITH defs AS (
   RETURNING id, environment_id, subscriber_id
 ), applied AS (
   -- A subscriber object that left its recipient as stored when read (just now or remembered), so
-  -- that no upsert follows (\`SettlingObject\`): applied here if the row has changed since (the run
+  -- that no upsert follows (\`ObjectIfChanged\`): applied here if the row has changed since (the run
   -- on it is then refused) and a trigger giving the object is accepted.
   UPDATE subscribers s SET ${subscriberUpdateSet({ channels })}
   FROM jsonb_to_recordset(${ACCEPT_PARAMS.ref('objectsIfChanged')}::jsonb) AS i(environment_id uuid, e jsonb, seen_version text, idxs int[])
