@@ -21,7 +21,7 @@ export const sync = createRoute({
   path: '/v1/bridge/sync',
   tags: ['Workflows as code'],
   summary: "Sync a bridge's code-defined workflows into the environment (what `novu sync` calls)",
-  request: { query: z.object({ source: z.string().optional() }), ...jsonBody(SyncBridgeSchema) },
+  request: { query: z.strictObject({ source: z.string().optional() }), ...jsonBody(SyncBridgeSchema) },
   responses: { 201: jsonContent(dataEnvelope(z.array(WorkflowResponseSchema)), 'The synced workflows (none in Production, where only the bridge is registered)'), ...errorResponses },
 });
 
