@@ -1,7 +1,7 @@
 import { Novu } from '@novu/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { novuSync, startBridge, type TestBridge } from './support/bridge';
-import { optional, orderDigest, ping } from './support/code-workflows';
+import { optional, orderDigest, ping, reminder } from './support/code-workflows';
 import { startService, type TestService } from './support/service';
 import { startSmtpFake, type SmtpFake } from './support/smtp-fake';
 import { waitFor } from './support/wait';
@@ -11,17 +11,21 @@ let svc: TestService;
 let novu: Novu;
 let bridge: TestBridge;
 let smtp: SmtpFake;
+const served = [orderDigest, ping, optional, reminder];
 
 async function activity(transactionId: string) {
   const res = await svc.request(`/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`);
   return (await res.json()).data as Array<{ _id: string; jobs: Array<{ type: string; status: string; step: { stepId?: string }; executionDetails: Array<{ status: string; detail: string; raw?: string | null; source: string }> }> }>;
 }
 
-async function inbox(subscriberId: string): Promise<Array<{ subject?: string; body: string }>> {
+async function inboxToken(subscriberId: string): Promise<string> {
   const me = await (await svc.request('/v1/environments/me')).json();
   const session = await fetch(`${svc.url}/v1/inbox/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ applicationIdentifier: me.data.identifier, subscriber: { subscriberId } }) });
-  const { data } = await session.json();
-  const list = await fetch(`${svc.url}/v1/inbox/notifications?limit=50`, { headers: { authorization: `Bearer ${data.token}` } });
+  return (await session.json()).data.token;
+}
+
+async function inbox(subscriberId: string): Promise<Array<{ id: string; subject?: string; body: string }>> {
+  const list = await fetch(`${svc.url}/v1/inbox/notifications?limit=50`, { headers: { authorization: `Bearer ${await inboxToken(subscriberId)}` } });
   return (await list.json()).data;
 }
 
@@ -30,7 +34,7 @@ beforeAll(async () => {
   // The bridge is on loopback: the operator allows private networks. Retries after 300 ms, not minutes.
   svc = await startService({ HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_RETRY_POLICY: JSON.stringify({ initialDelayMs: 300, jitter: 0 }) });
   novu = new Novu({ secretKey: svc.apiKey, serverURL: svc.url });
-  bridge = await startBridge([orderDigest, ping, optional], svc.apiKey);
+  bridge = await startBridge(served, svc.apiKey);
   await novu.integrations.create({ providerId: 'nodemailer', identifier: 'smtp', name: 'SMTP', active: true, credentials: { host: smtp.host, port: String(smtp.port), from: 'shop@herald.test', secure: false } });
   const sync = await novuSync(bridge.url, svc.apiKey, svc.url);
   expect(sync.code, sync.output).toBe(0);
@@ -90,6 +94,16 @@ describe('execution through the bridge', () => {
     expect(bridge.calls.filter((c) => c === 'execute:order-digest:score')).toHaveLength(1);
   }, 60_000);
 
+  it("gives later steps' code an in-app message as the subscriber left it and the delay's duration", async () => {
+    await novu.subscribers.create({ subscriberId: 'grace' });
+    await novu.trigger({ workflowId: 'reminder', to: 'grace', payload: {}, transactionId: 'reminder-1' });
+    const bell = await waitFor(async () => (await inbox('grace')).find((m) => m.body === 'Your invoice is ready'));
+    const read = await fetch(`${svc.url}/v1/inbox/notifications/${bell.id}/read`, { method: 'PATCH', headers: { authorization: `Bearer ${await inboxToken('grace')}` } });
+    expect(read.status).toBe(200);
+    const nudge = await waitFor(async () => (await inbox('grace')).find((m) => m.body.startsWith('read:')), 30_000);
+    expect(nudge.body).toBe('read: true, seen: true, read at: a time, waited: the delay');
+  }, 60_000);
+
   it('skips a step its code skips', async () => {
     await novu.trigger({ workflowId: 'optional', to: 'ada', payload: {}, transactionId: 'optional-1' });
     const [n] = await waitFor(async () => ((await activity('optional-1'))[0]?.jobs[0]?.status === 'skipped' ? activity('optional-1') : null));
@@ -124,7 +138,7 @@ describe('failures', () => {
     const direct = await fetch(`${bridge.url}?action=discover`, { headers: { 'novu-signature': `t=${Date.now()},v1=deadbeef` } });
     expect(direct.status).toBe(401);
     expect((await direct.json()).code).toBe('SignatureMismatchError');
-    bridge.deploy([orderDigest, ping, optional], 'a-rotated-key');
+    bridge.deploy(served, 'a-rotated-key');
     try {
       await novu.trigger({ workflowId: 'ping', to: 'ada', payload: { n: 1 }, transactionId: 'bad-signature' });
       const job = await waitFor(async () => (await activity('bad-signature'))[0]?.jobs.find((j) => j.status === 'failed'));
@@ -133,7 +147,7 @@ describe('failures', () => {
       expect(sync.code).not.toBe(0);
       expect(sync.output).toMatch(/Bridge URL is not valid \(401 SignatureMismatchError\)/);
     } finally {
-      bridge.deploy([orderDigest, ping, optional], svc.apiKey);
+      bridge.deploy(served, svc.apiKey);
     }
   });
 
@@ -145,7 +159,7 @@ describe('failures', () => {
       await expect(novu.workflows.get('optional')).rejects.toMatchObject({ statusCode: 404 });
       expect((await novu.workflows.get('from-api')).result.origin).toBe('novu-cloud');
     } finally {
-      bridge.deploy([orderDigest, ping, optional], svc.apiKey);
+      bridge.deploy(served, svc.apiKey);
     }
   });
 });

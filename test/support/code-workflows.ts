@@ -40,3 +40,12 @@ export const ping = workflow(
 export const optional = workflow('optional', async ({ step, payload }) => {
   await step.inApp('bell', async () => ({ body: 'shown' }), { skip: () => payload.show !== true });
 });
+
+/** In-app, a wait, then a reminder that says what the subscriber did with the first message and how long the wait held. */
+export const reminder = workflow('reminder', async ({ step }) => {
+  const bell = await step.inApp('bell', async () => ({ body: 'Your invoice is ready' }));
+  const wait = await step.delay('wait', async () => ({ type: 'regular', amount: 2, unit: 'seconds' }));
+  await step.inApp('nudge', async () => ({
+    body: `read: ${bell.read}, seen: ${bell.seen}, read at: ${bell.lastReadDate ? 'a time' : 'none'}, waited: ${wait.duration >= 2_000 && wait.duration < 60_000 ? 'the delay' : wait.duration}`,
+  }));
+});

@@ -1,8 +1,8 @@
-import { LEASED_STEP_TYPES, type JobOutcome, type JobRepository, type RunnableJob } from '@herald/domain';
+import { LEASED_STEP_TYPES, type InAppMessageState, type JobOutcome, type JobRepository, type RunnableJob } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue, type QueuedWork } from '../queue/pg-boss-delivery-queue';
 import { insertMessages, messageRows, preferenceLevels, stepPreferences, toDeliveryStep, toSubscriber } from './delivery-rows';
-import { jsonParam, prepared } from './sql-params';
+import { isUuid, jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
 /** A job still `running` after this long was left by a crashed worker and may be claimed again. */
@@ -197,6 +197,16 @@ export class SqlJobRepository implements JobRepository {
       }
       return all;
     }
+  }
+
+  async inAppStates(environmentId: string, notificationId: string): Promise<Record<string, InAppMessageState>> {
+    if (!isUuid(notificationId)) return {};
+    const { rows } = await this.pool.query<{ step_id: string; is_seen: boolean; is_read: boolean; first_seen_at: Date | null; read_at: Date | null }>(
+      `SELECT j.step_id, m.is_seen, m.is_read, m.first_seen_at, m.read_at FROM jobs j JOIN messages m ON m.job_id = j.id
+       WHERE j.notification_id = $2 AND j.environment_id = $1 AND m.channel = 'in_app'`,
+      [environmentId, notificationId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.step_id, { seen: r.is_seen, read: r.is_read, lastSeenDate: r.first_seen_at, lastReadDate: r.read_at }]));
   }
 
   async heartbeat(jobIds: string[]): Promise<void> {

@@ -112,6 +112,15 @@ export interface MessageDraft {
   providerMessageId?: string | null;
 }
 
+/** An in-app message as a later step of its workflow sees it (a bridge's `state` of an in-app step). */
+export interface InAppMessageState {
+  seen: boolean;
+  read: boolean;
+  /** When the subscriber first saw it: the only time of seeing Herald keeps. */
+  lastSeenDate: Date | null;
+  lastReadDate: Date | null;
+}
+
 /** What running one step produced: its status, execution details, and a message or an output. */
 export interface StepResult {
   /** `delayed`: the step is not finished; its job runs again at `rerunAt` (retries, open digests). */

@@ -47,7 +47,7 @@ describe('DelayStepHandler', () => {
     expect(await run(delay, j)).toEqual({
       status: 'delayed',
       rerunAt: new Date(due),
-      output: { dueAt: due },
+      output: { dueAt: due, startedAt: NOW.toISOString() },
       details: [{ status: 'Pending', source: 'Internal', detail: `delayed until ${due}` }],
     });
   });
@@ -55,6 +55,7 @@ describe('DelayStepHandler', () => {
   it('completes at once for a past date, fails for no date or one past the longest delay', async () => {
     expect(await run(delay, job('delay', { type: 'dynamic', dynamicKey: 'old' }, { payload: { old: '2020-01-01' } } as Partial<RunnableJob>))).toMatchObject({
       status: 'completed',
+      output: { durationMs: 0 },
       details: [{ status: 'Success', detail: 'delay: 2020-01-01T00:00:00.000Z has passed; continuing at once' }],
     });
     expect(await run(delay, job('delay', { type: 'dynamic', dynamicKey: 'nope' }))).toMatchObject({ status: 'failed' });
@@ -64,11 +65,11 @@ describe('DelayStepHandler', () => {
     });
   });
 
-  it('ends, on its second run, with a final status saying how late it ran', async () => {
-    const j = job('delay', { amount: 1, unit: 'minutes' }, { steps: { wait: { dueAt: '2026-03-02T09:59:57.500Z' } } });
+  it('ends, on its second run, with a final status saying how late it ran and how long it held the workflow', async () => {
+    const j = job('delay', { amount: 1, unit: 'minutes' }, { steps: { wait: { dueAt: '2026-03-02T09:59:57.500Z', startedAt: '2026-03-02T09:58:57.500Z' } } });
     expect(await run(delay, j)).toEqual({
       status: 'completed',
-      output: { dueAt: '2026-03-02T09:59:57.500Z', lateMs: 2500 },
+      output: { dueAt: '2026-03-02T09:59:57.500Z', startedAt: '2026-03-02T09:58:57.500Z', lateMs: 2500, durationMs: 62_500 },
       details: [{ status: 'Success', source: 'Internal', detail: 'delay ended: due at 2026-03-02T09:59:57.500Z, ran 2.5 s late' }],
     });
   });
