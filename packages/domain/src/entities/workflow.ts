@@ -8,6 +8,18 @@ export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 export const WORKFLOW_ORIGINS = ['novu-cloud', 'novu-cloud-v1', 'external'] as const;
 export type WorkflowOrigin = (typeof WORKFLOW_ORIGINS)[number];
 
+/** Code-defined (`external`) and API-defined workflows never replace one another. */
+export function crossesOrigin(existing: WorkflowOrigin, written: WorkflowOrigin): boolean {
+  return (existing === 'external') !== (written === 'external');
+}
+
+/** The CONFLICT message when a write of `written` origin names a workflow from the other side of that line. */
+export function originConflictMessage(workflowId: string, existing: WorkflowOrigin): string {
+  return existing === 'external'
+    ? `Workflow '${workflowId}' is synced from a bridge: its definition lives in code`
+    : `Workflow '${workflowId}' was created through the API, not by a bridge: rename the workflow in code or delete the API one`;
+}
+
 export const WORKFLOW_ORDER_FIELDS = ['createdAt', 'updatedAt', 'name', 'lastTriggeredAt'] as const;
 export type WorkflowOrderBy = (typeof WORKFLOW_ORDER_FIELDS)[number];
 
