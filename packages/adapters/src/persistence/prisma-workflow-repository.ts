@@ -1,7 +1,7 @@
 import {
   crossesOrigin,
   DomainError,
-  originConflictMessage,
+  originConflict,
   type OffsetPage,
   type Severity,
   type StepSchemas,
@@ -124,7 +124,7 @@ export class PrismaWorkflowRepository implements WorkflowRepository {
         const byIdentifier = new Map(current.map((w) => [w.workflowId, w]));
         for (const draft of drafts) {
           const existing = byIdentifier.get(draft.workflowId);
-          if (existing && crossesOrigin(existing.origin as WorkflowOrigin, origin)) throw new DomainError('CONFLICT', originConflictMessage(draft.workflowId, existing.origin as WorkflowOrigin));
+          if (existing && crossesOrigin(existing.origin as WorkflowOrigin, origin)) throw originConflict(draft.workflowId, existing.origin as WorkflowOrigin);
         }
         const workflows: Workflow[] = [];
         const created: string[] = [];

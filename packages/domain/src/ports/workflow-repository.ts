@@ -49,7 +49,7 @@ export interface WorkflowRepository {
    * Writes a set of workflows of one origin in one transaction, all or none (a bridge sync, an
    * import of workflow files): creates or replaces each draft by workflowId (drafts name distinct
    * workflows; a step whose stepId stays keeps its internal id). Throws CONFLICT
-   * (originConflictMessage), writing nothing, when a draft names a workflow from the other side of
+   * (originConflict), writing nothing, when a draft names a workflow from the other side of
    * the code/API line (crossesOrigin). With `prune`, the environment's
    * workflows of that origin not among the drafts are deleted. Returns the workflows as written, in
    * order, the identifiers that were new, and those removed.

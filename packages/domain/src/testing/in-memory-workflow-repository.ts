@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { crossesOrigin, originConflictMessage, type Workflow, type WorkflowChanges, type WorkflowDraft, type WorkflowOrigin } from '../entities/workflow';
+import { crossesOrigin, originConflict, type Workflow, type WorkflowChanges, type WorkflowDraft, type WorkflowOrigin } from '../entities/workflow';
 import { DomainError } from '../errors';
 import type { OffsetPage, WorkflowFilter, WorkflowOrder, WorkflowRepository } from '../ports/workflow-repository';
 import { InMemoryStore } from './in-memory-store';
@@ -88,7 +88,7 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
     // Every check before the first write: all or none, as the SQL transaction.
     for (const draft of drafts) {
       const existing = byIdentifier.get(draft.workflowId);
-      if (existing && crossesOrigin(existing.origin, origin)) throw new DomainError('CONFLICT', originConflictMessage(draft.workflowId, existing.origin));
+      if (existing && crossesOrigin(existing.origin, origin)) throw originConflict(draft.workflowId, existing.origin);
     }
     const workflows: Workflow[] = [];
     const created: string[] = [];

@@ -60,7 +60,11 @@ export class WorkflowFiles {
         throw error;
       }
     });
-    const { workflows, created } = await this.workflows.writeAll(environmentId, 'novu-cloud', drafts);
+    const { workflows, created } = await this.workflows.writeAll(environmentId, 'novu-cloud', drafts).catch((error: unknown) => {
+      const file = named.get(String(error instanceof DomainError ? error.fields?.workflowId?.value : ''));
+      if (error instanceof DomainError) throw new DomainError(error.code, `${file ? `${file}: ` : ''}${error.message}; nothing was imported`, error.fields);
+      throw error;
+    });
     return { created, updated: workflows.map((w) => w.workflowId).filter((id) => !created.includes(id)) };
   }
 }
