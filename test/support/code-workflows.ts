@@ -22,7 +22,10 @@ export const orderDigest = workflow(
     await step.inApp('bell', async (controls) => ({ subject: controls.subject, body: `${score.orders} orders, ${score.items} items (last ${payload.orderId})` }), {
       controlSchema: { type: 'object', properties: { subject: { type: 'string', default: 'Your orders' } }, additionalProperties: false },
     });
-    await step.email('mail', async () => ({ subject: `${score.orders} orders shipped`, body: `<p>${score.items} items are on their way</p>` }));
+    // What the code returns for the integration's provider (nodemailer) reaches it, over the trigger's overrides.
+    await step.email('mail', async () => ({ subject: `${score.orders} orders shipped`, body: `<p>${score.items} items are on their way</p>` }), {
+      providers: { nodemailer: async () => ({ replyTo: 'support@shop.test', headers: { 'X-Order-Count': String(score.orders) } }) },
+    });
   },
   { payloadSchema: orderPayload, name: 'Order digest', tags: ['orders'] },
 );

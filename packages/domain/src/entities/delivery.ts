@@ -44,6 +44,8 @@ export interface DeliveryStep {
   filters: StepFilter[];
   /** The control values are content already rendered (a bridge's outputs): handlers use them as they are. */
   rendered?: boolean;
+  /** What a bridge's code returned for each provider id (`providers.<providerId>`): overrides on top of the trigger's. */
+  providers?: JsonObject;
 }
 
 /** A workflow as the trigger and the engine need it. */

@@ -75,7 +75,7 @@ export class BridgeStepRunner {
       const output = execution.outputs;
       return { status: 'completed', output, details: [{ status: 'Success', source: 'Internal', detail: `the bridge ran the step (${Object.keys(output).length} result keys)`, raw: JSON.stringify(output).slice(0, 4000) }] };
     }
-    const step = { ...job.step, controlValues: execution.outputs, rendered: true };
+    const step = { ...job.step, controlValues: execution.outputs, rendered: true, providers: execution.providers };
     const result = await inner.run({ ...job, step, deliveryState: kept.inner ?? null }, variables);
     return { ...result, deliveryState: state(result.deliveryState) };
   }
