@@ -1,4 +1,5 @@
 import { Novu } from '@novu/api';
+import { workflow } from '@novu/framework';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { novuSync, startBridge, type TestBridge } from './support/bridge';
 import { optional, orderDigest, ping, reminder } from './support/code-workflows';
@@ -15,7 +16,8 @@ const served = [orderDigest, ping, optional, reminder];
 
 async function activity(transactionId: string) {
   const res = await svc.request(`/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`);
-  return (await res.json()).data as Array<{ _id: string; jobs: Array<{ type: string; status: string; step: { stepId?: string }; executionDetails: Array<{ status: string; detail: string; raw?: string | null; source: string }> }> }>;
+  type Job = { type: string; status: string; digest?: { type: string; amount?: number; unit?: string; events?: unknown[] }; step: { stepId?: string } };
+  return (await res.json()).data as Array<{ _id: string; jobs: Array<Job & { executionDetails: Array<{ status: string; detail: string; raw?: string | null; source: string }> }> }>;
 }
 
 async function inboxToken(subscriberId: string): Promise<string> {
@@ -78,10 +80,12 @@ describe('execution through the bridge', () => {
   it('runs delay, digest, a custom step whose result the next steps use, in-app and email', async () => {
     await novu.subscribers.create({ subscriberId: 'ada', firstName: 'Ada', email: 'ada@example.com' });
     for (const [i, items] of [2, 3, 4].entries()) {
-      await novu.trigger({ workflowId: 'order-digest', to: 'ada', payload: { orderId: `O-${i + 1}`, items }, transactionId: `digest-${i}` });
+      const overrides = { providers: { nodemailer: { replyTo: 'trigger@shop.test', headers: { 'X-Trigger': 'kept' } } } };
+      await novu.trigger({ workflowId: 'order-digest', to: 'ada', payload: { orderId: `O-${i + 1}`, items }, overrides, transactionId: `digest-${i}` });
     }
     const mail = await waitFor(async () => smtp.messages.find((m) => m.mail.subject === '3 orders shipped'), 30_000);
     expect(mail.mail.html).toContain('9 items are on their way');
+    expect([mail.mail.replyTo?.text, mail.mail.headers.get('x-order-count'), mail.mail.headers.get('x-trigger')]).toEqual(['support@shop.test', '3', 'kept']);
     const messages = await inbox('ada');
     // The leader is whichever event's delay ended first.
     expect(messages.map((m) => [m.subject, m.body])).toEqual([['Your orders', expect.stringMatching(/^3 orders, 9 items \(last O-[123]\)$/)]]);
@@ -91,6 +95,11 @@ describe('execution through the bridge', () => {
     const leader = statuses.find((s) => s.includes('mail:completed'))!;
     expect(leader).toEqual(['wait:completed', 'collect:completed', 'score:completed', 'bell:completed', 'mail:completed']);
     expect(statuses.filter((s) => s.includes('collect:merged'))).toHaveLength(2);
+    // The activity shows the delay's and the digest's timing as the bridge's code gave it.
+    const jobs = await Promise.all([0, 1, 2].map(async (i) => (await activity(`digest-${i}`))[0].jobs));
+    const timing = (stepId: string) => jobs.map((list) => list.find((j) => j.step.stepId === stepId)?.digest);
+    expect(timing('wait')).toEqual(Array(3).fill({ type: 'regular', amount: 1, unit: 'seconds' }));
+    expect(timing('collect').map((d) => [d?.type, d?.amount, d?.unit, d?.events?.length]).sort()).toEqual([['regular', 3, 'seconds', undefined], ['regular', 3, 'seconds', undefined], ['regular', 3, 'seconds', 3]]);
     expect(bridge.calls.filter((c) => c === 'execute:order-digest:score')).toHaveLength(1);
   }, 60_000);
 
@@ -146,6 +155,23 @@ describe('failures', () => {
       const sync = await novuSync(bridge.url, svc.apiKey, svc.url);
       expect(sync.code).not.toBe(0);
       expect(sync.output).toMatch(/Bridge URL is not valid \(401 SignatureMismatchError\)/);
+    } finally {
+      bridge.deploy(served, svc.apiKey);
+    }
+  });
+
+  it('refuses a sync whose code names an API-created workflow, changing nothing', async () => {
+    await novu.workflows.create({ name: 'Made in the API', workflowId: 'api-made', steps: [{ type: 'in_app', name: 'Bell', controlValues: { body: 'hi' } }] });
+    const clash = workflow('api-made', async ({ step }) => {
+      await step.inApp('bell', async () => ({ body: 'from code' }));
+    });
+    bridge.deploy([ping, clash], svc.apiKey);
+    try {
+      const sync = await novuSync(bridge.url, svc.apiKey, svc.url);
+      expect(sync.code).not.toBe(0);
+      expect(sync.output).toMatch(/Workflow 'api-made' was created through the API, not by a bridge/);
+      expect((await novu.workflows.get('api-made')).result.origin).toBe('novu-cloud');
+      expect((await novu.workflows.get('optional')).result.origin).toBe('external');
     } finally {
       bridge.deploy(served, svc.apiKey);
     }

@@ -59,9 +59,9 @@ WITH updated AS (
   -- A step that runs again later (status delayed, rerun_at) stays unfinished and keeps its place.
   UPDATE jobs j SET status = r.status, attempts = r.attempts, provider_id = COALESCE(r.provider_id, j.provider_id),
     output = COALESCE(r.output, j.output), run_at = COALESCE(r.rerun_at, j.run_at), updated_at = now(),
-    delivery_state = COALESCE(r.delivery_state, j.delivery_state)
+    delivery_state = COALESCE(r.delivery_state, j.delivery_state), digest = COALESCE(r.digest, j.digest)
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean, rerun_at timestamptz,
-    delivery_state jsonb)
+    delivery_state jsonb, digest jsonb)
   WHERE j.id = r.id AND j.status IN ('queued', 'delayed', 'running') AND j.attempts = CASE WHEN r.leased THEN r.attempts ELSE r.attempts - 1 END
   RETURNING j.id, j.notification_id
 ), details AS (
@@ -223,6 +223,7 @@ export class SqlJobRepository implements JobRepository {
       leased: o.job.leased,
       rerun_at: o.status === 'delayed' ? rerunAt(o).toISOString() : null,
       delivery_state: o.deliveryState ?? null,
+      digest: o.digest ?? null,
     }));
     const details = outcomes.flatMap((o) =>
       o.details.map((d) => ({

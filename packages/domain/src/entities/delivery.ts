@@ -142,4 +142,9 @@ export interface StepResult {
   halt?: boolean;
   /** Kept with the job for its next run (a channel step's retry and failover progress). */
   deliveryState?: JsonObject;
+  /**
+   * A delay's or digest's timing as the activity shows it (the job's DigestMetadata: type, amount,
+   * unit, digestKey, timed), from its controls or its bridge's outputs; the job keeps the last given.
+   */
+  digest?: JsonObject;
 }

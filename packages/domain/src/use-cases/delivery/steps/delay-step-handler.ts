@@ -13,6 +13,12 @@ interface DelayControls {
   dynamicKey?: string;
 }
 
+/** The delay as the activity shows it (the original keeps a delay's amount and unit in the job's digest metadata). */
+function timing(c: DelayControls) {
+  if (c.type === 'timed') return { type: 'timed', timed: { ...c.timed, ...(c.cron ? { cronExpression: c.cron } : {}) } };
+  return c.type === 'dynamic' || c.amount === undefined ? undefined : { type: 'regular', amount: c.amount, unit: c.unit };
+}
+
 /** How late a step ran, for its execution detail: "12 ms", "4.2 s". */
 export function lateness(dueAt: Date, ranAt: Date): string {
   const ms = Math.max(0, ranAt.getTime() - dueAt.getTime());
@@ -54,6 +60,7 @@ export class DelayStepHandler implements StepHandler {
       status: 'delayed',
       rerunAt: until,
       output: { dueAt: until.toISOString(), startedAt: now.toISOString() },
+      digest: timing(job.step.controlValues as DelayControls),
       details: [{ status: 'Pending', source: 'Internal', detail: `delayed until ${until.toISOString()}` }],
     };
   }

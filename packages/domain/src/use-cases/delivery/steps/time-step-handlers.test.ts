@@ -36,18 +36,19 @@ const run = (handler: { run: DelayStepHandler['run'] }, j: RunnableJob) => handl
 describe('DelayStepHandler', () => {
   const delay = new DelayStepHandler(clock);
   it.each([
-    ['regular', { amount: 90, unit: 'seconds' }, null, '2026-03-02T10:01:30.000Z'],
-    ['timed cron in the subscriber timezone', { type: 'timed', cron: '0 9 * * *' }, 'Europe/Berlin', '2026-03-03T08:00:00.000Z'],
-    ['timed fields', { type: 'timed', timed: { atTime: '12:00', weekDays: ['wednesday'] } }, null, '2026-03-04T12:00:00.000Z'],
-    ['dynamic', { type: 'dynamic', dynamicKey: 'payload.sendAt' }, null, '2026-03-02T10:05:00.000Z'],
-    ['dynamic without the payload. prefix', { type: 'dynamic', dynamicKey: 'sendAt' }, null, '2026-03-02T10:05:00.000Z'],
-  ])('%s waits at its step until the due time', async (_name, controls, timezone, due) => {
+    ['regular', { amount: 90, unit: 'seconds' }, null, '2026-03-02T10:01:30.000Z', { type: 'regular', amount: 90, unit: 'seconds' }],
+    ['timed cron in the subscriber timezone', { type: 'timed', cron: '0 9 * * *' }, 'Europe/Berlin', '2026-03-03T08:00:00.000Z', { type: 'timed', timed: { cronExpression: '0 9 * * *' } }],
+    ['timed fields', { type: 'timed', timed: { atTime: '12:00', weekDays: ['wednesday'] } }, null, '2026-03-04T12:00:00.000Z', { type: 'timed', timed: { atTime: '12:00', weekDays: ['wednesday'] } }],
+    ['dynamic', { type: 'dynamic', dynamicKey: 'payload.sendAt' }, null, '2026-03-02T10:05:00.000Z', undefined],
+    ['dynamic without the payload. prefix', { type: 'dynamic', dynamicKey: 'sendAt' }, null, '2026-03-02T10:05:00.000Z', undefined],
+  ])('%s waits at its step until the due time, showing its timing as the activity does', async (_name, controls, timezone, due, digest) => {
     const j = job('delay', controls);
     (j.subscriber as { timezone: string | null }).timezone = timezone;
     expect(await run(delay, j)).toEqual({
       status: 'delayed',
       rerunAt: new Date(due),
       output: { dueAt: due, startedAt: NOW.toISOString() },
+      digest,
       details: [{ status: 'Pending', source: 'Internal', detail: `delayed until ${due}` }],
     });
   });
@@ -96,6 +97,7 @@ describe('DigestStepHandler', () => {
     expect(results[0]).toEqual({
       status: 'merged',
       halt: true,
+      digest: calls[0][0].metadata,
       details: [{ status: 'Success', source: 'Internal', detail: 'merged into digest d-1; notification n-0 continues with its events' }],
     });
   });
@@ -103,7 +105,11 @@ describe('DigestStepHandler', () => {
   it('keeps the leader waiting until the window ends, then continues with the events and their count', async () => {
     const closesAt = new Date('2026-03-02T10:00:00.000Z');
     const open = digests(() => ({ role: 'leader', digestId: 'd-2', closesAt, status: 'open' }));
-    expect(await run(open.handler, job('digest', { type: 'timed', cron: '0 * * * *' }))).toMatchObject({ status: 'delayed', rerunAt: closesAt });
+    expect(await run(open.handler, job('digest', { type: 'timed', cron: '0 * * * *' }))).toMatchObject({
+      status: 'delayed',
+      rerunAt: closesAt,
+      digest: { type: 'timed', timed: { cronExpression: '0 * * * *' } },
+    });
     expect(open.calls[0][0].closesAt).toEqual(new Date('2026-03-02T11:00:00.000Z'));
     const events = [{ id: 'n-1', transactionId: 't', time: NOW.toISOString(), payload: { postId: 'p1' } }];
     const closed = digests(() => ({ role: 'leader', digestId: 'd-2', closesAt, status: 'closed', events }));
