@@ -2,7 +2,7 @@ import { Novu } from '@novu/api';
 import { workflow } from '@novu/framework';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { novuSync, startBridge, type TestBridge } from './support/bridge';
-import { optional, orderDigest, ping, reminder } from './support/code-workflows';
+import { broken, optional, orderDigest, ping, reminder } from './support/code-workflows';
 import { startService, type TestService } from './support/service';
 import { startSmtpFake, type SmtpFake } from './support/smtp-fake';
 import { waitFor } from './support/wait';
@@ -12,7 +12,7 @@ let svc: TestService;
 let novu: Novu;
 let bridge: TestBridge;
 let smtp: SmtpFake;
-const served = [orderDigest, ping, optional, reminder];
+const served = [orderDigest, ping, optional, reminder, broken];
 
 async function activity(transactionId: string) {
   const res = await svc.request(`/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`);
@@ -132,6 +132,15 @@ describe('failures', () => {
     const job = await waitFor(async () => (await activity('bad-payload'))[0]?.jobs.find((j) => j.status === 'failed'));
     expect(job.executionDetails.at(-1)).toMatchObject({ status: 'Failed', source: 'Payload', detail: expect.stringMatching(/^bridge error 400 ExecutionEventPayloadInvalidError: Workflow with id: `ping` has invalid `payload`/) });
   });
+
+  it("retries an error in the workflow's code like a 5xx, then records the framework's message", async () => {
+    await novu.trigger({ workflowId: 'broken', to: 'ada', payload: {}, transactionId: 'broken-1' });
+    const job = await waitFor(async () => (await activity('broken-1'))[0]?.jobs.find((j) => j.status === 'failed'), 40_000);
+    const last = job.executionDetails.at(-1)!;
+    expect(last).toMatchObject({ status: 'Failed', detail: expect.stringMatching(/^bridge error 502 StepExecutionFailedError: .*\(gave up after 6 attempts\)$/) });
+    expect(last.raw).toContain('inventory service unreachable');
+    expect(bridge.calls.filter((c) => c === 'execute:broken:bell')).toHaveLength(6);
+  }, 60_000);
 
   it('retries a bridge that is down, then delivers once', async () => {
     bridge.down = true;

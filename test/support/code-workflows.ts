@@ -52,3 +52,10 @@ export const reminder = workflow('reminder', async ({ step }) => {
     body: `read: ${bell.read}, seen: ${bell.seen}, read at: ${bell.lastReadDate ? 'a time' : 'none'}, waited: ${wait.duration >= 2_000 && wait.duration < 60_000 ? 'the delay' : wait.duration}`,
   }));
 });
+
+/** Its code throws: the framework answers 502 StepExecutionFailedError with the error's message. */
+export const broken = workflow('broken', async ({ step }) => {
+  await step.inApp('bell', async () => {
+    throw new Error('inventory service unreachable');
+  });
+});
