@@ -2,7 +2,7 @@ import { Novu } from '@novu/api';
 import { workflow } from '@novu/framework';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { novuSync, startBridge, type TestBridge } from './support/bridge';
-import { broken, optional, orderDigest, ping, reminder } from './support/code-workflows';
+import { broken, limited, optional, orderDigest, ping, reminder } from './support/code-workflows';
 import { startService, type TestService } from './support/service';
 import { startSmtpFake, type SmtpFake } from './support/smtp-fake';
 import { waitFor } from './support/wait';
@@ -12,7 +12,7 @@ let svc: TestService;
 let novu: Novu;
 let bridge: TestBridge;
 let smtp: SmtpFake;
-const served = [orderDigest, ping, optional, reminder, broken];
+const served = [orderDigest, ping, optional, reminder, broken, limited];
 
 async function activity(transactionId: string) {
   const res = await svc.request(`/v1/notifications?transactionId=${encodeURIComponent(transactionId)}`);
@@ -48,12 +48,21 @@ afterAll(async () => {
 });
 
 describe('novu sync against Herald', () => {
-  it('stores the bridge workflows as origin external, with steps, payload schema, tags and name', async () => {
+  it('stores the bridge workflows as origin external, with steps, payload schema, control schemas, preferences, tags and name', async () => {
     const { result } = await novu.workflows.get('order-digest');
     expect(result).toMatchObject({ workflowId: 'order-digest', name: 'Order digest', origin: 'external', tags: ['orders'] });
     expect(result.steps.map((s) => [s.stepId, s.type])).toEqual([['wait', 'delay'], ['collect', 'digest'], ['score', 'custom'], ['bell', 'in_app'], ['mail', 'email']]);
     expect(result.payloadSchema).toMatchObject({ required: ['orderId', 'items'] });
+    // Each step's control schema as the code declares it, and the values checked against it.
+    expect(result.steps[3].controls).toMatchObject({ dataSchema: { properties: { subject: { type: 'string', default: 'Your orders' } } } });
+    const steps = result.steps.map((s) => ({ stepId: s.stepId, type: s.type, name: s.name }));
+    steps[3] = { ...steps[3], controlValues: { subject: 42 } } as (typeof steps)[number];
+    const refused = await svc.request('/v2/workflows/order-digest', { method: 'PUT', json: { name: result.name, steps } });
+    expect(refused.status).toBe(422);
+    expect(Object.keys((await refused.json()).errors)).toEqual(['steps[3].controlValues.subject']);
     expect(bridge.calls).toContain('discover');
+    const { result: optional } = await novu.workflows.get('optional');
+    expect(optional.preferences.default).toMatchObject({ all: { enabled: true, readOnly: true }, channels: { email: { enabled: false }, in_app: { enabled: true } } });
   });
 
   it('refuses step changes through the update routes but keeps control values and activation editable', async () => {
@@ -111,6 +120,18 @@ describe('execution through the bridge', () => {
     expect(read.status).toBe(200);
     const nudge = await waitFor(async () => (await inbox('grace')).find((m) => m.body.startsWith('read:')), 30_000);
     expect(nudge.body).toBe('read: true, seen: true, read at: a time, waited: the delay');
+  }, 60_000);
+
+  it("throttles with the window and threshold the bridge's code gives, Herald counting the executions", async () => {
+    await novu.subscribers.create({ subscriberId: 'lin' });
+    for (const i of [1, 2]) await novu.trigger({ workflowId: 'limited', to: 'lin', payload: {}, transactionId: `limited-${i}` });
+    // Which of the two the throttle admits is whichever reached it first.
+    const outcome = async () => Promise.all([1, 2].map(async (i) => (await activity(`limited-${i}`))[0]?.jobs.map((j) => `${j.step.stepId}:${j.status}`).join(' ')));
+    const both = await waitFor(async () => ((await outcome()).sort().join() === 'limit:completed bell:completed,limit:skipped bell:canceled' ? true : null), 30_000);
+    expect(both).toBe(true);
+    const skipped = (await Promise.all([1, 2].map(async (i) => (await activity(`limited-${i}`))[0].jobs))).flat().find((j) => j.status === 'skipped')!;
+    expect(skipped.executionDetails.at(-1)!.detail).toMatch(/^throttled: execution 2 in the 1 days window from .* is over the threshold of 1/);
+    expect((await inbox('lin')).map((m) => m.body)).toEqual(['once a day']);
   }, 60_000);
 
   it('skips a step its code skips', async () => {

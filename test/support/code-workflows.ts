@@ -40,9 +40,14 @@ export const ping = workflow(
 );
 
 /** Skipped by its code unless the payload asks for it. */
-export const optional = workflow('optional', async ({ step, payload }) => {
-  await step.inApp('bell', async () => ({ body: 'shown' }), { skip: () => payload.show !== true });
-});
+export const optional = workflow(
+  'optional',
+  async ({ step, payload }) => {
+    await step.inApp('bell', async () => ({ body: 'shown' }), { skip: () => payload.show !== true });
+  },
+  // Subscribers may not turn it off, and it sends no email unless they turn that on.
+  { preferences: { all: { readOnly: true }, channels: { email: { enabled: false } } } },
+);
 
 /** In-app, a wait, then a reminder that says what the subscriber did with the first message and how long the wait held. */
 export const reminder = workflow('reminder', async ({ step }) => {
@@ -58,4 +63,10 @@ export const broken = workflow('broken', async ({ step }) => {
   await step.inApp('bell', async () => {
     throw new Error('inventory service unreachable');
   });
+});
+
+/** At most one bell a day per subscriber: the second trigger stops at the throttle. */
+export const limited = workflow('limited', async ({ step }) => {
+  await step.throttle('limit', async () => ({ type: 'fixed', amount: 1, unit: 'days', threshold: 1 }));
+  await step.inApp('bell', async () => ({ body: 'once a day' }));
 });
