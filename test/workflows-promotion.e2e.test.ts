@@ -103,5 +103,5 @@ describe('promotion', () => {
     expect(back.output).toMatch(/1 created \(welcome\)/);
     expect((await dev.workflows.get('welcome')).result.steps[0].controlValues).toMatchObject({ body: 'Hello again' });
     expect((await herald(['workflows', 'import', '--dir', dir, '--environment', 'production'])).output).toMatch(/change only by promotion/);
-  }, 60_000);
+  }, 120_000);
 });
