@@ -51,6 +51,14 @@ describe('the documentation', () => {
     expect([...read].filter((name) => !page.includes(`\`${name}\``))).toEqual([]);
   });
 
+  it("gives, under Workflows as code, the five lines a team changes, with the novu CLI's sync as the e2e tests run it", () => {
+    const section = readFileSync(README, 'utf8').split('## Workflows as code')[1]?.split('\n## ')[0] ?? '';
+    const lines = (/```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '').trim().split('\n');
+    expect(lines.map((l) => l.split(/\s/)[0].split('=')[0])).toEqual(['NOVU_SECRET_KEY', 'NOVU_API_URL', 'HERALD_ALLOW_PRIVATE_NETWORKS', 'npx', 'pnpm']);
+    expect(lines[3]).toMatch(/^npx novu sync -b \S+ -s "\$NOVU_SECRET_KEY" -a "\$NOVU_API_URL"/);
+    expect(lines[4]).toMatch(/^pnpm herald workflows promote <workflowId>/);
+  });
+
   it('finds the links it checks', () => {
     expect(linkTargets('[a](docs/a.md) ![b](b.png "B") [c](https://x.org) [d](#e)\n```\n[f](g.md)\n```\n')).toEqual(['docs/a.md', 'b.png', 'https://x.org', '#e']);
     expect(linkTargets(readFileSync(README, 'utf8')).filter(isRelative).length).toBeGreaterThan(0);

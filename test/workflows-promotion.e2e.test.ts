@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ManageApiKeys } from '@herald/domain';
 import { AesGcmCredentialCipher, connectDatabase, loadEncryptionKey, PrismaTenancyRepository } from '@herald/adapters';
@@ -51,8 +52,9 @@ describe('promotion', () => {
   it('promotes an API workflow through the API operation, then shows the diff of a change before the CLI promotes it', async () => {
     await dev.workflows.create({ name: 'Welcome', workflowId: 'welcome', steps: [{ type: 'in_app', name: 'Bell', stepId: 'bell', controlValues: { body: 'Hello' } }] });
     const { result } = await dev.workflows.sync({ targetEnvironmentId: 'production' }, 'welcome');
-    expect(result).toMatchObject({ workflowId: 'welcome', origin: 'novu-cloud' });
-    expect((await prod.workflows.get('welcome')).result.steps[0].controlValues).toMatchObject({ body: 'Hello' });
+    expect(result).toMatchObject({ workflowId: 'welcome', origin: 'novu-cloud', steps: [{ stepId: 'bell', controlValues: { body: 'Hello' } }] });
+    // The answer is the whole workflow as Production now has it, what a GET there returns.
+    expect(result).toEqual((await prod.workflows.get('welcome')).result);
 
     const put = await svc.request('/v2/workflows/welcome', { method: 'PUT', json: { name: 'Welcome', steps: [{ type: 'in_app', name: 'Bell', stepId: 'bell', controlValues: { body: 'Hello again' } }] } });
     expect(put.status).toBe(200);
@@ -89,9 +91,17 @@ describe('promotion', () => {
     const out = await herald(['workflows', 'export', '--dir', dir]);
     expect(out.output).toMatch(/Wrote 1 workflow file/);
     await dev.workflows.delete('welcome');
+    // All or none: a file naming the synced ping refuses the import, and welcome.json is not written either.
+    writeFileSync(`${dir}/ping.json`, JSON.stringify({ workflowId: 'ping', name: 'Ping', steps: [{ type: 'in_app', name: 'Bell', controlValues: { body: 'hi' } }] }));
+    const refused = await herald(['workflows', 'import', '--dir', dir]);
+    rmSync(`${dir}/ping.json`);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/ping\.json: Workflow 'ping' is synced from a bridge: its definition lives in code; nothing was imported/);
+    await expect(dev.workflows.get('welcome')).rejects.toMatchObject({ statusCode: 404 });
+    expect((await dev.workflows.get('ping')).result.origin).toBe('external');
     const back = await herald(['workflows', 'import', '--dir', dir]);
     expect(back.output).toMatch(/1 created \(welcome\)/);
     expect((await dev.workflows.get('welcome')).result.steps[0].controlValues).toMatchObject({ body: 'Hello again' });
     expect((await herald(['workflows', 'import', '--dir', dir, '--environment', 'production'])).output).toMatch(/change only by promotion/);
-  }, 60_000);
+  }, 120_000);
 });

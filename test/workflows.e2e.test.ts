@@ -3,6 +3,8 @@ import { Novu } from '@novu/api';
 import { PrismaTenancyRepository, connectDatabase } from '@herald/adapters';
 import { ManageApiKeys } from '@herald/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { novuSync, startBridge } from './support/bridge';
+import { ping } from './support/code-workflows';
 import { startService, type TestService } from './support/service';
 
 let svc: TestService;
@@ -182,5 +184,20 @@ describe('step preview through the @novu/api SDK', () => {
     const res = await svc.request('/v2/workflows/preview/step/bell/preview', { method: 'POST', json: { controlValues: { body: 7 } } });
     expect(res.status).toBe(422);
     expect(Object.keys((await res.json()).errors)).toEqual(['controlValues.body']);
+  });
+});
+
+describe('workflows as code behind the outbound guard', () => {
+  it('refuses a bridge on a private address unless the operator allows it: the sync fails naming the guard, nothing is stored', async () => {
+    const bridge = await startBridge([ping], svc.apiKey);
+    try {
+      const sync = await novuSync(bridge.url, svc.apiKey, svc.url);
+      expect(sync.code).not.toBe(0);
+      expect(sync.output).toMatch(/Bridge URL is not valid: could not reach the bridge: refused to call 127\.0\.0\.1: private, loopback and link-local addresses are not allowed \(HERALD_ALLOW_PRIVATE_NETWORKS\)/);
+      expect(bridge.calls).toEqual([]);
+      await expect(novu.workflows.get('ping')).rejects.toMatchObject({ statusCode: 404 });
+    } finally {
+      bridge.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { BridgeClient, BridgeStepRunner, BridgeTargets, HttpClient, IntegrationRepository, PreviewBridgeStep, PromoteWorkflow, SyncBridge, TenancyRepository, WorkflowFiles, WorkflowRepository } from '@herald/domain';
+import { BridgeClient, BridgeStepRunner, BridgeTargets, HttpClient, IntegrationRepository, JobRepository, PreviewBridgeStep, PromoteWorkflow, SyncBridge, TenancyRepository, WorkflowFiles, WorkflowRepository } from '@herald/domain';
 import type { Wiring } from './binder';
 
 /**
@@ -9,7 +9,7 @@ import type { Wiring } from './binder';
 export const workflowsAsCode: Wiring = (bind, { config }) => {
   bind.construct(BridgeClient, [HttpClient]);
   bind.factory(BridgeTargets, [TenancyRepository], (tenancy) => new BridgeTargets(tenancy, config.retryPolicy));
-  bind.construct(BridgeStepRunner, [BridgeClient, BridgeTargets, WorkflowRepository]);
+  bind.construct(BridgeStepRunner, [BridgeClient, BridgeTargets, WorkflowRepository, JobRepository]);
   bind.construct(PreviewBridgeStep, [BridgeClient, BridgeTargets]);
   bind.construct(SyncBridge, [WorkflowRepository, TenancyRepository, BridgeClient, IntegrationRepository]);
   bind.construct(PromoteWorkflow, [WorkflowRepository, TenancyRepository, IntegrationRepository]);

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OutboundRefusedError } from '@herald/domain';
 import { describe, expect, it } from 'vitest';
 import { GuardedHttpClient, isPrivateAddress } from './guarded-http-client';
 
@@ -36,7 +37,10 @@ describe('GuardedHttpClient', () => {
     try {
       const guarded = new GuardedHttpClient(false);
       for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) {
-        await expect(guarded.request({ method: 'GET', url: `http://${host}:${port}/`, headers: {}, timeoutMs: 2000 })).rejects.toThrow(/refused to call/);
+        const refusal = guarded.request({ method: 'GET', url: `http://${host}:${port}/`, headers: {}, timeoutMs: 2000 });
+        // A hostname is refused in the DNS lookup: node:http passes that error on as it is.
+        await expect(refusal).rejects.toThrow(/refused to call/);
+        await expect(refusal).rejects.toBeInstanceOf(OutboundRefusedError);
       }
       const open = new GuardedHttpClient(true);
       expect((await open.request({ method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {}, timeoutMs: 2000 })).body).toBe('ok');

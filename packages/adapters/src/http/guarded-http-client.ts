@@ -2,18 +2,17 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress, type HttpClient, type HttpRequest, type HttpResponse } from '@herald/domain';
+import { isPrivateAddress, OutboundRefusedError, type HttpClient, type HttpRequest, type HttpResponse } from '@herald/domain';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 // The ranges refused are the domain's rule, which the in-memory double applies too.
 export { isPrivateAddress };
 
-export class BlockedDestinationError extends Error {}
-
 /**
  * node:http with a DNS lookup that refuses private addresses: the address checked is the address
  * connected to, so a hostname that resolves (or re-resolves) to an internal IP is refused too.
+ * node:http rejects with the error the lookup gave, so that refusal keeps its type.
  */
 export class GuardedHttpClient implements HttpClient {
   constructor(private readonly allowPrivateNetworks: boolean) {}
@@ -23,12 +22,12 @@ export class GuardedHttpClient implements HttpClient {
     try {
       url = new URL(req.url);
     } catch {
-      return Promise.reject(new Error(`'${req.url}' is not a valid URL`));
+      return Promise.reject(new OutboundRefusedError(`'${req.url}' is not a valid URL`));
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new Error(`only http and https URLs are allowed, got ${url.protocol}`));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new OutboundRefusedError(`only http and https URLs are allowed, got ${url.protocol}`));
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (!this.allowPrivateNetworks && isIP(host) && isPrivateAddress(host)) {
-      return Promise.reject(new BlockedDestinationError(`refused to call ${host}: private, loopback and link-local addresses are not allowed (HERALD_ALLOW_PRIVATE_NETWORKS)`));
+      return Promise.reject(new OutboundRefusedError(`refused to call ${host}: private, loopback and link-local addresses are not allowed (HERALD_ALLOW_PRIVATE_NETWORKS)`));
     }
     const lookup: LookupFunction = (hostname, options, callback) => {
       dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
@@ -36,7 +35,7 @@ export class GuardedHttpClient implements HttpClient {
         const list = addresses as LookupAddress[];
         const blocked = !this.allowPrivateNetworks && list.find((a) => isPrivateAddress(a.address));
         if (blocked) {
-          return callback(new BlockedDestinationError(`refused to call ${hostname} (${blocked.address}): private, loopback and link-local addresses are not allowed`), '', 4);
+          return callback(new OutboundRefusedError(`refused to call ${hostname} (${blocked.address}): private, loopback and link-local addresses are not allowed`), '', 4);
         }
         if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
         callback(null, list[0].address, list[0].family);

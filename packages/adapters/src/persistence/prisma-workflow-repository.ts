@@ -1,5 +1,7 @@
 import {
+  crossesOrigin,
   DomainError,
+  originConflict,
   type OffsetPage,
   type Severity,
   type StepSchemas,
@@ -116,22 +118,28 @@ export class PrismaWorkflowRepository implements WorkflowRepository {
     }
   }
 
-  async syncExternal(environmentId: string, drafts: WorkflowDraft[]) {
+  async writeAll(environmentId: string, origin: WorkflowOrigin, drafts: WorkflowDraft[], options: { prune?: boolean } = {}) {
     return this.prisma.$transaction(async (tx) => {
-      const current = await tx.workflow.findMany({ where: { environmentId, deleted: false }, select: { id: true, workflowId: true, origin: true } });
-      const byIdentifier = new Map(current.map((w) => [w.workflowId, w]));
-      const taken = drafts.find((d) => byIdentifier.get(d.workflowId) && byIdentifier.get(d.workflowId)!.origin !== 'external');
-      if (taken) throw new DomainError('CONFLICT', `Workflow '${taken.workflowId}' was created through the API, not by a bridge: rename the workflow in code or delete the API one`);
-      const workflows: Workflow[] = [];
-      for (const draft of drafts) {
-        const existing = byIdentifier.get(draft.workflowId);
-        if (existing) workflows.push((await replaceIn(tx, environmentId, existing.id, draft))!);
-        else workflows.push(toWorkflow(await tx.workflow.create({ data: createData(environmentId, draft), include: withSteps })));
-      }
-      const listed = new Set(drafts.map((d) => d.workflowId));
-      const removed = current.filter((w) => w.origin === 'external' && !listed.has(w.workflowId));
-      if (removed.length) await tx.workflow.deleteMany({ where: { id: { in: removed.map((w) => w.id) } } });
-      return { workflows, removed: removed.map((w) => w.workflowId) };
+        const current = await tx.workflow.findMany({ where: { environmentId, deleted: false }, select: { id: true, workflowId: true, origin: true } });
+        const byIdentifier = new Map(current.map((w) => [w.workflowId, w]));
+        for (const draft of drafts) {
+          const existing = byIdentifier.get(draft.workflowId);
+          if (existing && crossesOrigin(existing.origin as WorkflowOrigin, origin)) throw originConflict(draft.workflowId, existing.origin as WorkflowOrigin);
+        }
+        const workflows: Workflow[] = [];
+        const created: string[] = [];
+        for (const draft of drafts) {
+          const existing = byIdentifier.get(draft.workflowId);
+          if (existing) workflows.push((await replaceIn(tx, environmentId, existing.id, { ...draft, origin }))!);
+          else {
+            workflows.push(toWorkflow(await tx.workflow.create({ data: createData(environmentId, { ...draft, origin }), include: withSteps })));
+            created.push(draft.workflowId);
+          }
+        }
+        const listed = new Set(drafts.map((d) => d.workflowId));
+        const removed = options.prune ? current.filter((w) => w.origin === origin && !listed.has(w.workflowId)) : [];
+        if (removed.length) await tx.workflow.deleteMany({ where: { id: { in: removed.map((w) => w.id) } } });
+        return { workflows, created, removed: removed.map((w) => w.workflowId) };
     });
   }
 

@@ -51,6 +51,10 @@ jobRepositoryContract('PostgreSQL', async () => {
     subscribers: new PrismaSubscriberRepository(prisma, pool),
     preferences: new PrismaPreferenceRepository(prisma, pool),
     notify,
+    // As the inbox marks a message read (SqlInboxRepository.update): seen first, then read.
+    readMessage: async (jobId: string) => {
+      await pool.query('UPDATE messages SET is_seen = true, first_seen_at = COALESCE(first_seen_at, now()), is_read = true, read_at = now() WHERE job_id = $1', [jobId]);
+    },
     environments: await contractEnvironments(pool),
   };
 });

@@ -1,8 +1,8 @@
-import { LEASED_STEP_TYPES, type JobOutcome, type JobRepository, type RunnableJob } from '@herald/domain';
+import { LEASED_STEP_TYPES, type InAppMessageState, type JobOutcome, type JobRepository, type RunnableJob } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue, type QueuedWork } from '../queue/pg-boss-delivery-queue';
 import { insertMessages, messageRows, preferenceLevels, stepPreferences, toDeliveryStep, subscriberFromJson } from './delivery-rows';
-import { jsonParam, prepared } from './sql-params';
+import { isUuid, jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
 
 /** A job still `running` after this long was left by a crashed worker and may be claimed again. */
@@ -59,9 +59,9 @@ WITH updated AS (
   -- A step that runs again later (status delayed, rerun_at) stays unfinished and keeps its place.
   UPDATE jobs j SET status = r.status, attempts = r.attempts, provider_id = COALESCE(r.provider_id, j.provider_id),
     output = COALESCE(r.output, j.output), run_at = COALESCE(r.rerun_at, j.run_at), updated_at = now(),
-    delivery_state = COALESCE(r.delivery_state, j.delivery_state)
+    delivery_state = COALESCE(r.delivery_state, j.delivery_state), digest = COALESCE(r.digest, j.digest)
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean, rerun_at timestamptz,
-    delivery_state jsonb)
+    delivery_state jsonb, digest jsonb)
   WHERE j.id = r.id AND j.status IN ('queued', 'delayed', 'running') AND j.attempts = CASE WHEN r.leased THEN r.attempts ELSE r.attempts - 1 END
   RETURNING j.id, j.notification_id
 ), details AS (
@@ -199,6 +199,16 @@ export class SqlJobRepository implements JobRepository {
     }
   }
 
+  async inAppStates(environmentId: string, notificationId: string): Promise<Record<string, InAppMessageState>> {
+    if (!isUuid(notificationId)) return {};
+    const { rows } = await this.pool.query<{ step_id: string; is_seen: boolean; is_read: boolean; first_seen_at: Date | null; read_at: Date | null }>(
+      `SELECT j.step_id, m.is_seen, m.is_read, m.first_seen_at, m.read_at FROM jobs j JOIN messages m ON m.job_id = j.id
+       WHERE j.notification_id = $2 AND j.environment_id = $1 AND m.channel = 'in_app'`,
+      [environmentId, notificationId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.step_id, { seen: r.is_seen, read: r.is_read, lastSeenDate: r.first_seen_at, lastReadDate: r.read_at }]));
+  }
+
   async heartbeat(jobIds: string[]): Promise<void> {
     if (jobIds.length) await this.pool.query("UPDATE jobs SET updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'running'", [jobIds]);
   }
@@ -213,6 +223,7 @@ export class SqlJobRepository implements JobRepository {
       leased: o.job.leased,
       rerun_at: o.status === 'delayed' ? rerunAt(o).toISOString() : null,
       delivery_state: o.deliveryState ?? null,
+      digest: o.digest ?? null,
     }));
     const details = outcomes.flatMap((o) =>
       o.details.map((d) => ({

@@ -1,5 +1,5 @@
 import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { ProviderError } from '@herald/domain';
+import { OutboundRefusedError, ProviderError } from '@herald/domain';
 import { httpFailure, networkFailure, redact } from './provider-failure';
 
 export type ChatWebhookFormat = 'slack' | 'discord' | 'msteams' | 'mattermost';
@@ -42,8 +42,7 @@ export class ChatWebhookProvider implements DeliveryProvider {
     try {
       response = await this.http.request({ method: 'POST', url: target, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload(this.format, message.body, message.overrides)), timeoutMs: 15_000 });
     } catch (error) {
-      const refused = /refused to call|not a valid URL|only http/.test((error as Error).message);
-      if (refused) throw new ProviderError(redact((error as Error).message, secrets) ?? 'refused', false);
+      if (error instanceof OutboundRefusedError) throw new ProviderError(redact(error.message, secrets) ?? 'refused', false);
       throw networkFailure(error, secrets);
     }
     if (response.status >= 300) throw httpFailure(response.status, `${this.format} webhook refused the message`, response.body, secrets, response.headers['retry-after']);

@@ -1,5 +1,5 @@
 import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { ProviderError } from '@herald/domain';
+import { OutboundRefusedError, ProviderError } from '@herald/domain';
 import { httpFailure, networkFailure, redact } from './provider-failure';
 
 /** Reads `a.b.c` out of a JSON answer. */
@@ -26,7 +26,7 @@ export class GenericSmsProvider implements DeliveryProvider {
     try {
       response = await this.http.request({ method: 'POST', url: baseUrl, headers, body, timeoutMs: 15_000 });
     } catch (error) {
-      if (/refused to call|not a valid URL|only http/.test((error as Error).message)) throw new ProviderError((error as Error).message, false);
+      if (error instanceof OutboundRefusedError) throw new ProviderError(error.message, false);
       throw networkFailure(error, secrets);
     }
     if (response.status >= 300) throw httpFailure(response.status, 'the SMS gateway refused the message', response.body, secrets, response.headers['retry-after']);

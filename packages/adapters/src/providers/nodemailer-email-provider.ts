@@ -5,7 +5,9 @@ import { guardedAddress, isNetworkError, lazy, networkFailure, redact } from './
 const sdk = lazy(async () => (await import('nodemailer')).default);
 
 const TIMEOUT_MS = 15_000;
-type Overrides = { from?: string; senderName?: string; replyTo?: string; cc?: string | string[]; bcc?: string | string[]; headers?: Record<string, string> };
+type Address = string | { name?: string; address: string };
+/** The trigger's overrides, or nodemailer's own message fields as a bridge's code returns them (addresses may be objects). */
+type Overrides = { from?: Address; senderName?: string; replyTo?: Address | Address[]; cc?: Address | Address[]; bcc?: Address | Address[]; headers?: Record<string, string> };
 
 /** SMTP reply codes that mean "this will not work however often you try" (RFC 5321: 5xx), and auth failures. */
 function smtpFailure(error: unknown, secrets: unknown[]): ProviderError {
@@ -50,7 +52,7 @@ export class NodemailerEmailProvider implements DeliveryProvider {
     const senderName = o.senderName ?? credentials.senderName;
     try {
       const info = await transport.sendMail({
-        from: senderName && from ? { name: senderName, address: from } : from,
+        from: senderName && typeof from === 'string' ? { name: senderName, address: from } : from,
         to: message.to.email,
         subject: message.subject ?? '',
         html: message.body,

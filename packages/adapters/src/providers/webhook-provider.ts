@@ -1,5 +1,5 @@
 import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { ProviderError, signRequestBody } from '@herald/domain';
+import { OutboundRefusedError, ProviderError, signRequestBody } from '@herald/domain';
 
 /**
  * email-webhook, chat-webhook, push-webhook and generic-sms: POSTs the message as JSON to the
@@ -22,7 +22,7 @@ export class WebhookProvider implements DeliveryProvider {
     try {
       response = await this.http.request({ method: 'POST', url, headers, body, timeoutMs: 10_000 });
     } catch (error) {
-      throw new ProviderError((error as Error).message, !/refused to call|not a valid URL|only http/.test((error as Error).message));
+      throw new ProviderError((error as Error).message, !(error instanceof OutboundRefusedError));
     }
     if (response.status >= 300) {
       throw new ProviderError(`webhook answered ${response.status}`, response.status >= 500 || response.status === 429, response.body.slice(0, 2000));

@@ -44,6 +44,8 @@ export interface DeliveryStep {
   filters: StepFilter[];
   /** The control values are content already rendered (a bridge's outputs): handlers use them as they are. */
   rendered?: boolean;
+  /** What a bridge's code returned for each provider id (`providers.<providerId>`): overrides on top of the trigger's. */
+  providers?: JsonObject;
 }
 
 /** A workflow as the trigger and the engine need it. */
@@ -112,6 +114,15 @@ export interface MessageDraft {
   providerMessageId?: string | null;
 }
 
+/** An in-app message as a later step of its workflow sees it (a bridge's `state` of an in-app step). */
+export interface InAppMessageState {
+  seen: boolean;
+  read: boolean;
+  /** When the subscriber first saw it: the only time of seeing Herald keeps. */
+  lastSeenDate: Date | null;
+  lastReadDate: Date | null;
+}
+
 /** What running one step produced: its status, execution details, and a message or an output. */
 export interface StepResult {
   /** `delayed`: the step is not finished; its job runs again at `rerunAt` (retries, open digests). */
@@ -131,4 +142,9 @@ export interface StepResult {
   halt?: boolean;
   /** Kept with the job for its next run (a channel step's retry and failover progress). */
   deliveryState?: JsonObject;
+  /**
+   * A delay's or digest's timing as the activity shows it (the job's DigestMetadata: type, amount,
+   * unit, digestKey, timed), from its controls or its bridge's outputs; the job keeps the last given.
+   */
+  digest?: JsonObject;
 }

@@ -1,3 +1,4 @@
+import { DomainError } from '../errors';
 import type { ChannelType, Severity, WorkflowStepType } from './channel';
 import type { WorkflowPreferenceDefaults } from './preferences';
 import type { JsonLogicRule } from '../rules/json-logic';
@@ -7,6 +8,20 @@ export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 
 export const WORKFLOW_ORIGINS = ['novu-cloud', 'novu-cloud-v1', 'external'] as const;
 export type WorkflowOrigin = (typeof WORKFLOW_ORIGINS)[number];
+
+/** Code-defined (`external`) and API-defined workflows never replace one another. */
+export function crossesOrigin(existing: WorkflowOrigin, written: WorkflowOrigin): boolean {
+  return (existing === 'external') !== (written === 'external');
+}
+
+/** The CONFLICT of a write of one origin naming a workflow from the other side of that line; `fields.workflowId` names it. */
+export function originConflict(workflowId: string, existing: WorkflowOrigin): DomainError {
+  const message =
+    existing === 'external'
+      ? `Workflow '${workflowId}' is synced from a bridge: its definition lives in code`
+      : `Workflow '${workflowId}' was created through the API, not by a bridge: rename the workflow in code or delete the API one`;
+  return new DomainError('CONFLICT', message, { workflowId: { messages: [message], value: workflowId } });
+}
 
 export const WORKFLOW_ORDER_FIELDS = ['createdAt', 'updatedAt', 'name', 'lastTriggeredAt'] as const;
 export type WorkflowOrderBy = (typeof WORKFLOW_ORDER_FIELDS)[number];

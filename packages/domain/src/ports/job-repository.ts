@@ -1,5 +1,5 @@
 import { token } from '../shared/token';
-import type { DeliveryStep, DeliveryWorkflow, JsonObject, StepResult } from '../entities/delivery';
+import type { DeliveryStep, DeliveryWorkflow, InAppMessageState, JsonObject, StepResult } from '../entities/delivery';
 import type { SubscriberPreferenceRecord } from '../entities/preferences';
 import type { StepSubscriber } from '../entities/subscriber';
 
@@ -52,6 +52,8 @@ export interface JobRepository {
    * Returns the notifications whose next job is due now.
    */
   record(outcomes: JobOutcome[]): Promise<string[]>;
+  /** The in-app messages the notification's steps stored, as they are now, by stepId; a step without one is absent. */
+  inAppStates(environmentId: string, notificationId: string): Promise<Record<string, InAppMessageState>>;
   /** Extends the lease of jobs this worker is still running, so a slow step is not claimed twice. */
   heartbeat(jobIds: string[]): Promise<void>;
   /**

@@ -1,5 +1,5 @@
 import { token } from '../shared/token';
-import type { Workflow, WorkflowChanges, WorkflowDraft, WorkflowOrderBy } from '../entities/workflow';
+import type { Workflow, WorkflowChanges, WorkflowDraft, WorkflowOrderBy, WorkflowOrigin } from '../entities/workflow';
 import type { OrderDirection } from '../shared/pagination';
 
 export const WorkflowRepository = token<WorkflowRepository>('WorkflowRepository');
@@ -21,6 +21,14 @@ export interface OffsetPage {
   limit: number;
 }
 
+export interface WrittenWorkflows {
+  workflows: Workflow[];
+  /** Trigger identifiers of the drafts that did not exist before. */
+  created: string[];
+  /** Trigger identifiers of the workflows `prune` deleted. */
+  removed: string[];
+}
+
 export interface WorkflowRepository {
   /**
    * Inserts the workflow and its steps (in the given order) in one transaction.
@@ -38,12 +46,15 @@ export interface WorkflowRepository {
   /** Applies the defined attributes (steps untouched); null when not found. */
   update(environmentId: string, id: string, changes: WorkflowChanges): Promise<Workflow | null>;
   /**
-   * A bridge sync, in one transaction: creates or replaces each draft (matched by workflowId; a
-   * step whose stepId stays keeps its internal id) and deletes the environment's `external`
-   * workflows not among them. Throws CONFLICT when a draft's workflowId names a workflow of
-   * another origin. Returns the drafts as written, in order, and the trigger identifiers removed.
+   * Writes a set of workflows of one origin in one transaction, all or none (a bridge sync, an
+   * import of workflow files): creates or replaces each draft by workflowId (drafts name distinct
+   * workflows; a step whose stepId stays keeps its internal id). Throws CONFLICT
+   * (originConflict), writing nothing, when a draft names a workflow from the other side of
+   * the code/API line (crossesOrigin). With `prune`, the environment's
+   * workflows of that origin not among the drafts are deleted. Returns the workflows as written, in
+   * order, the identifiers that were new, and those removed.
    */
-  syncExternal(environmentId: string, drafts: WorkflowDraft[]): Promise<{ workflows: Workflow[]; removed: string[] }>;
+  writeAll(environmentId: string, origin: WorkflowOrigin, drafts: WorkflowDraft[], options?: { prune?: boolean }): Promise<WrittenWorkflows>;
   /** Removes the workflow with its steps and subscriber preferences for it; false when not found. */
   delete(environmentId: string, id: string): Promise<boolean>;
   /**

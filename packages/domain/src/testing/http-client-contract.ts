@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpClient } from '../ports/http-client';
+import { OutboundRefusedError, type HttpClient } from '../ports/http-client';
 import type { Handler } from './in-memory-http-client';
 
 export interface HttpClientFixture {
@@ -33,6 +33,7 @@ export function httpClientContract(name: string, setup: () => Promise<HttpClient
       const client = fixture.client(false);
       for (const url of [`${base}/x`, 'http://10.1.2.3/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:9/x', 'http://192.168.0.1/']) {
         await expect(client.request({ method: 'GET', url, headers: {}, timeoutMs: 2_000 })).rejects.toThrow(/not allowed/);
+        await expect(client.request({ method: 'GET', url, headers: {}, timeoutMs: 2_000 })).rejects.toBeInstanceOf(OutboundRefusedError);
       }
       expect(called).toBe(0);
     });
@@ -41,6 +42,17 @@ export function httpClientContract(name: string, setup: () => Promise<HttpClient
       const client = (await setup()).client(true);
       await expect(client.request({ method: 'GET', url: 'not a url', headers: {}, timeoutMs: 1_000 })).rejects.toThrow(/not a valid URL/);
       await expect(client.request({ method: 'GET', url: 'file:///etc/passwd', headers: {}, timeoutMs: 1_000 })).rejects.toThrow(/only http and https/);
+      for (const url of ['not a url', 'file:///etc/passwd']) {
+        await expect(client.request({ method: 'GET', url, headers: {}, timeoutMs: 1_000 })).rejects.toBeInstanceOf(OutboundRefusedError);
+      }
+    });
+
+    it('rejects a destination that does not answer with a plain error, not a refusal: calling again may work', async () => {
+      const client = (await setup()).client(true);
+      // Port 9 on loopback (discard): nothing listens there in a test run.
+      const failure = await client.request({ method: 'GET', url: 'http://127.0.0.1:9/x', headers: {}, timeoutMs: 2_000 }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect(failure).not.toBeInstanceOf(OutboundRefusedError);
     });
 
     it('gives up on a response that does not complete within the deadline', async () => {

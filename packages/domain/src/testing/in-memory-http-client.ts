@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { HttpClient, HttpRequest, HttpResponse } from '../ports/http-client';
+import { OutboundRefusedError, type HttpClient, type HttpRequest, type HttpResponse } from '../ports/http-client';
 import { isPrivateAddress } from '../rules/private-address';
 
 /** What a served handler sees of a request. */
@@ -13,7 +13,6 @@ export interface ServedRequest {
 }
 
 export type Handler = (request: ServedRequest) => Promise<HttpResponse> | HttpResponse;
-
 
 /**
  * The HttpClient double: requests go to handlers served under an origin, in process, with the
@@ -40,12 +39,12 @@ export class InMemoryHttpClient implements HttpClient {
     try {
       url = new URL(req.url);
     } catch {
-      throw new Error(`'${req.url}' is not a valid URL`);
+      throw new OutboundRefusedError(`'${req.url}' is not a valid URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`only http and https URLs are allowed, got ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(`only http and https URLs are allowed, got ${url.protocol}`);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (!this.allowPrivateNetworks && isIP(host) && isPrivateAddress(host)) {
-      throw new Error(`refused to call ${host}: private, loopback and link-local addresses are not allowed`);
+      throw new OutboundRefusedError(`refused to call ${host}: private, loopback and link-local addresses are not allowed`);
     }
     const handler = this.origins.get(url.origin);
     if (!handler) throw new Error(`connect ECONNREFUSED ${url.host}`);

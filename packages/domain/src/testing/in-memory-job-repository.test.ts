@@ -25,6 +25,7 @@ jobRepositoryContract('in memory', async () => {
     subscribers: new InMemorySubscriberRepository(store),
     preferences: new InMemoryPreferenceRepository(store),
     notify,
+    readMessage: async (jobId: string) => jobs.readMessage(jobId),
     environments: [randomUUID(), randomUUID()],
   };
 });

@@ -44,7 +44,8 @@ class JobTables {
   readonly jobs: JobRow[] = [];
   readonly byNotification = new Map<string, JobRow[]>();
   readonly details: Array<ExecutionDetailDraft & { jobId: string }> = [];
-  readonly messages: Array<MessageDraft & { jobId: string }> = [];
+  /** As recorded; the subscriber's reading of an in-app one is set by `readMessage`. */
+  readonly messages: Array<MessageDraft & { jobId: string; seenAt?: Date; readAt?: Date }> = [];
 }
 
 /**
@@ -207,6 +208,25 @@ export class InMemoryJobRepository implements JobRepository {
       if (next.status === 'queued') due.push(job.notificationId);
     }
     return due;
+  }
+
+  /** What the inbox does when the subscriber reads the message a job stored (seen, then read). */
+  readMessage(jobId: string, at: Date = this.now()): void {
+    const message = this.messages.find((m) => m.jobId === jobId);
+    if (message) Object.assign(message, { seenAt: message.seenAt ?? at, readAt: at });
+  }
+
+  async inAppStates(environmentId: string, notificationId: string) {
+    const n = this.notifications.get(notificationId);
+    if (!n || n.environmentId !== environmentId) return {};
+    const jobs = new Map(this.of(notificationId).map((j) => [j.id, j]));
+    const stored = this.messages.filter((m) => m.channel === 'in_app' && jobs.has(m.jobId));
+    return Object.fromEntries(
+      stored.map((m) => [
+        this.step(jobs.get(m.jobId)!)?.stepId ?? '',
+        { seen: !!m.seenAt, read: !!m.readAt, lastSeenDate: m.seenAt ? new Date(m.seenAt) : null, lastReadDate: m.readAt ? new Date(m.readAt) : null },
+      ]),
+    );
   }
 
   async heartbeat(jobIds: string[]): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Workflow, WorkflowChanges, WorkflowDraft } from '../entities/workflow';
+import { crossesOrigin, originConflict, type Workflow, type WorkflowChanges, type WorkflowDraft, type WorkflowOrigin } from '../entities/workflow';
 import { DomainError } from '../errors';
 import type { OffsetPage, WorkflowFilter, WorkflowOrder, WorkflowRepository } from '../ports/workflow-repository';
 import { InMemoryStore } from './in-memory-store';
@@ -82,21 +82,27 @@ export class InMemoryWorkflowRepository implements WorkflowRepository {
     return this.clone(next);
   }
 
-  async syncExternal(environmentId: string, drafts: WorkflowDraft[]) {
+  async writeAll(environmentId: string, origin: WorkflowOrigin, drafts: WorkflowDraft[], options: { prune?: boolean } = {}) {
     const mine = [...this.rows.values()].filter((w) => w.environmentId === environmentId);
-    const other = drafts.find((d) => mine.some((w) => w.workflowId === d.workflowId && w.origin !== 'external'));
-    if (other) throw new DomainError('CONFLICT', `Workflow '${other.workflowId}' was created through the API`);
-    const workflows: Workflow[] = [];
+    const byIdentifier = new Map(mine.map((w) => [w.workflowId, w]));
+    // Every check before the first write: all or none, as the SQL transaction.
     for (const draft of drafts) {
-      const current = mine.find((w) => w.workflowId === draft.workflowId);
-      workflows.push(current ? (await this.replace(environmentId, current.id, draft))! : await this.create(environmentId, draft));
+      const existing = byIdentifier.get(draft.workflowId);
+      if (existing && crossesOrigin(existing.origin, origin)) throw originConflict(draft.workflowId, existing.origin);
     }
-    const removed = mine.filter((w) => w.origin === 'external' && !drafts.some((d) => d.workflowId === w.workflowId));
+    const workflows: Workflow[] = [];
+    const created: string[] = [];
+    for (const draft of drafts) {
+      const current = byIdentifier.get(draft.workflowId);
+      if (!current) created.push(draft.workflowId);
+      workflows.push(current ? (await this.replace(environmentId, current.id, { ...draft, origin }))! : await this.create(environmentId, { ...draft, origin }));
+    }
+    const removed = options.prune ? mine.filter((w) => w.origin === origin && !drafts.some((d) => d.workflowId === w.workflowId)) : [];
     for (const w of removed) {
       this.store.cascadeWorkflow(w.id);
       this.rows.delete(w.id);
     }
-    return { workflows, removed: removed.map((w) => w.workflowId) };
+    return { workflows, created, removed: removed.map((w) => w.workflowId) };
   }
 
   async delete(environmentId: string, id: string): Promise<boolean> {

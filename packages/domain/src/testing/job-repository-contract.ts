@@ -28,6 +28,8 @@ export interface JobRepositoryFixture {
   preferences: PreferenceRepository;
   /** Writes the notification with one job per workflow step, the first queued, as a trigger does; its id. */
   notify(environmentId: string, seed: NotificationSeed): Promise<string>;
+  /** What the inbox does when the subscriber reads the in-app message a job stored (seen, then read). */
+  readMessage(jobId: string): Promise<void>;
   /** Two environments of their own: nothing else writes there. */
   environments: [string, string];
 }
@@ -125,6 +127,25 @@ export function jobRepositoryContract(name: string, setup: () => Promise<JobRepo
       // The first attempt's late result no longer holds the job: it is dropped.
       expect(await jobs.record([done(of(soon))])).toEqual([]);
       expect(await jobs.record([done(again[0])])).toEqual([soon]);
+    });
+
+    it("tells the state of the in-app messages a notification's steps stored, by stepId, in its environment only", async () => {
+      const { jobs, notify, env, environments, readMessage } = await world([step('bell', 'in_app'), step('later', 'in_app'), step('after', 'custom')]);
+      const id = await notify();
+      const inApp = { channel: 'in_app' as const, providerId: null, integrationId: null, destination: null, subject: null, body: 'hi', status: 'sent' as const };
+      expect(await jobs.inAppStates(env, id)).toEqual({});
+      const [bell] = await jobs.claim([id]);
+      await jobs.record([done(bell, { message: inApp })]);
+      expect(await jobs.inAppStates(env, id)).toEqual({ bell: { seen: false, read: false, lastSeenDate: null, lastReadDate: null } });
+      const before = Date.now();
+      await readMessage(bell.jobId);
+      const [later] = await jobs.claim([id]);
+      await jobs.record([done(later, { message: inApp })]);
+      const states = await jobs.inAppStates(env, id);
+      expect(states).toEqual({ bell: { seen: true, read: true, lastSeenDate: expect.any(Date), lastReadDate: expect.any(Date) }, later: { seen: false, read: false, lastSeenDate: null, lastReadDate: null } });
+      expect(states.bell.lastReadDate!.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+      expect(await jobs.inAppStates(environments[1], id)).toEqual({});
+      expect(await jobs.inAppStates(env, randomUUID())).toEqual({});
     });
 
     it('leaves out a job whose subscriber was deleted, and sweeps up due work untouched for the idle time given', async () => {

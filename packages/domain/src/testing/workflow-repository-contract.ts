@@ -112,15 +112,29 @@ export function workflowRepositoryContract(name: string, setup: () => Promise<Wo
       const schemas = { controls: { type: 'object' }, outputs: { type: 'object', required: ['body'] } };
       const external = (id: string, steps = [{ ...step('s1'), schemas }]) => draft(id, { origin: 'external', steps });
       await repo.create(env, draft(api));
-      const first = await repo.syncExternal(env, [external(kept), external(dropped)]);
+      const first = await repo.writeAll(env, 'external', [external(kept), external(dropped)], { prune: true });
       expect(first.workflows.map((w) => [w.workflowId, w.origin, w.steps[0].schemas])).toEqual([[kept, 'external', schemas], [dropped, 'external', schemas]]);
-      const second = await repo.syncExternal(env, [external(kept, [{ ...step('s1'), schemas }, { ...step('s2'), schemas }])]);
-      expect(second.removed).toEqual([dropped]);
+      const second = await repo.writeAll(env, 'external', [external(kept, [{ ...step('s1'), schemas }, { ...step('s2'), schemas }])], { prune: true });
+      expect([first.created, second.created, second.removed]).toEqual([[kept, dropped], [], [dropped]]);
       expect(second.workflows[0].steps[0].id).toBe(first.workflows[0].steps[0].id);
       expect(await repo.find(env, dropped)).toBeNull();
-      await expect(repo.syncExternal(env, [external(api)])).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(repo.writeAll(env, 'external', [external(api)], { prune: true })).rejects.toMatchObject({ code: 'CONFLICT' });
       expect((await repo.find(env, kept))?.steps.map((s) => s.stepId)).toEqual(['s1', 's2']);
       expect((await repo.find(env, api))?.origin).toBe('novu-cloud');
+    });
+    it('writes API workflows all or none: one naming a synced workflow leaves every other as it was', async () => {
+      const { repo, environments: [, env] } = await setup();
+      const [changed, added, synced] = [unique('changed'), unique('added'), unique('synced')];
+      await repo.create(env, draft(changed, { name: 'before' }));
+      await repo.writeAll(env, 'external', [draft(synced, { origin: 'external' })]);
+      await expect(repo.writeAll(env, 'novu-cloud', [draft(changed, { name: 'after' }), draft(added), draft(synced)])).rejects.toMatchObject({
+        code: 'CONFLICT',
+        message: expect.stringMatching(/synced from a bridge/),
+      });
+      expect([(await repo.find(env, changed))?.name, await repo.find(env, added), (await repo.find(env, synced))?.origin]).toEqual(['before', null, 'external']);
+      const written = await repo.writeAll(env, 'novu-cloud', [draft(changed, { name: 'after' }), draft(added)]);
+      expect([written.created, written.removed, written.workflows.map((w) => [w.name, w.origin])]).toEqual([[added], [], [['after', 'novu-cloud'], [added, 'novu-cloud']]]);
+      expect((await repo.find(env, synced))?.origin).toBe('external');
     });
   });
 }

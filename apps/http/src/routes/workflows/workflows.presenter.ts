@@ -58,7 +58,7 @@ export function presentStep(workflow: EvaluatedWorkflow, step: EvaluatedStep, in
     origin: workflow.origin,
     workflowId: workflow.workflowId,
     workflowDatabaseId: workflow.id,
-    controls: { values },
+    controls: { ...(step.schemas?.controls ? { dataSchema: step.schemas.controls } : {}), values },
     controlValues: values,
     variables: variablesSchema(workflow, index),
     ...(step.issues ? { issues: step.issues } : {}),

@@ -115,7 +115,7 @@ export const StepResponseSchema = z
     origin: z.enum(WORKFLOW_ORIGINS),
     workflowId: z.string(),
     workflowDatabaseId: z.string(),
-    controls: z.object({ values: json }),
+    controls: z.object({ dataSchema: json.optional().openapi({ description: "JSON schema of the step's controls, as a synced workflow's code declares it" }), values: json }),
     controlValues: json,
     variables: json.openapi({ description: 'JSON schema of the variables the step can read' }),
     issues: StepIssuesSchema.optional(),

@@ -1,5 +1,5 @@
 import type { BridgeAnswer, BridgeEvent, BridgeExecution, BridgeFailure } from '../../entities/bridge';
-import type { HttpClient } from '../../ports/http-client';
+import { OutboundRefusedError, type HttpClient } from '../../ports/http-client';
 import { isObject } from '../../rules/control-reader';
 import { signRequestBody } from '../../rules/http-signature';
 
@@ -79,10 +79,9 @@ export class BridgeClient {
       if (value === undefined) return { ok: false, failure: { ...failure(response.status, response.body, 'the bridge answered with something other than JSON'), retryable: false } };
       return { ok: true, value };
     } catch (error) {
-      const message = (error as Error).message;
       // The outbound guard's refusal is final; a network failure or timeout may pass.
-      const refused = /not allowed|not a valid URL|only http and https/.test(message);
-      return { ok: false, failure: { status: null, code: null, message: `could not reach the bridge: ${message}`, retryable: !refused, raw: null } };
+      const refused = error instanceof OutboundRefusedError;
+      return { ok: false, failure: { status: null, code: null, message: `could not reach the bridge: ${(error as Error).message}`, retryable: !refused, raw: null } };
     }
   }
 }

@@ -67,7 +67,7 @@ export class SyncBridge {
       await this.tenancy.setBridge(input.environmentId, bridge);
       return { workflows: [], removed: [] };
     }
-    const { workflows, removed } = await this.workflows.syncExternal(input.environmentId, parsed.drafts);
+    const { workflows, removed } = await this.workflows.writeAll(input.environmentId, 'external', parsed.drafts, { prune: true });
     await this.tenancy.setBridge(input.environmentId, bridge);
     const channels = await this.integrations.activeChannels(input.environmentId);
     return { workflows: workflows.map((w) => evaluateWorkflow(w, channels)), removed };

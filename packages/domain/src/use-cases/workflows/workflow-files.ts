@@ -39,32 +39,32 @@ export class WorkflowFiles {
     return workflows.filter((w) => w.origin !== 'external').map(workflowFile);
   }
 
-  /** Creates or replaces each workflow by its identifier; every file is checked before any is written. */
+  /**
+   * Creates or replaces each workflow by its identifier, all or none: every file is checked, then
+   * all are written in one transaction (CONFLICT, nothing written, when one names a synced workflow).
+   */
   async import(environmentId: string, files: Array<{ name: string; content: WorkflowInput }>): Promise<{ created: string[]; updated: string[] }> {
     const environment = await this.tenancy.findEnvironment(environmentId);
     if (!environment) throw DomainError.notFound('ENVIRONMENT_NOT_FOUND', 'Environment', environmentId);
     assertWritable(environment);
+    const named = new Map<string, string>();
     const drafts = files.map(({ name, content }) => {
       try {
-        return { ...toWorkflowDraft(content), origin: 'novu-cloud' as const };
+        const draft = toWorkflowDraft(content);
+        const other = named.get(draft.workflowId);
+        if (other) throw DomainError.field('workflowId', `is also the identifier in ${other}`, draft.workflowId);
+        named.set(draft.workflowId, name);
+        return draft;
       } catch (error) {
         if (error instanceof DomainError) throw new DomainError(error.code, `${name}: ${error.message}`, error.fields);
         throw error;
       }
     });
-    const created: string[] = [];
-    const updated: string[] = [];
-    for (const draft of drafts) {
-      const existing = await this.workflows.find(environmentId, draft.workflowId);
-      if (existing?.origin === 'external') throw new DomainError('CONFLICT', `Workflow '${draft.workflowId}' is synced from a bridge: its definition lives in code`);
-      if (existing) {
-        await this.workflows.replace(environmentId, existing.id, draft);
-        updated.push(draft.workflowId);
-      } else {
-        await this.workflows.create(environmentId, draft);
-        created.push(draft.workflowId);
-      }
-    }
-    return { created, updated };
+    const { workflows, created } = await this.workflows.writeAll(environmentId, 'novu-cloud', drafts).catch((error: unknown) => {
+      const file = named.get(String(error instanceof DomainError ? error.fields?.workflowId?.value : ''));
+      if (error instanceof DomainError) throw new DomainError(error.code, `${file ? `${file}: ` : ''}${error.message}; nothing was imported`, error.fields);
+      throw error;
+    });
+    return { created, updated: workflows.map((w) => w.workflowId).filter((id) => !created.includes(id)) };
   }
 }

@@ -2,7 +2,7 @@ import type { BridgeExecution, BridgeFailure } from '../../../entities/bridge';
 import type { DetailSource, JsonObject } from '../../../entities/delivery';
 import type { RetryPolicy } from '../../../entities/retry-policy';
 import type { WorkflowStep } from '../../../entities/workflow';
-import type { RunnableJob } from '../../../ports/job-repository';
+import type { JobRepository, RunnableJob } from '../../../ports/job-repository';
 import type { WorkflowRepository } from '../../../ports/workflow-repository';
 import { bridgeState } from '../../../rules/bridge-state';
 import { retryDelayMs } from '../../../rules/retry-delay';
@@ -44,6 +44,7 @@ export class BridgeStepRunner {
     private readonly bridge: BridgeClient,
     private readonly targets: BridgeTargets,
     private readonly workflows: Pick<WorkflowRepository, 'find'>,
+    private readonly jobs: Pick<JobRepository, 'inAppStates'>,
     private readonly random: () => number = Math.random,
   ) {}
 
@@ -56,11 +57,13 @@ export class BridgeStepRunner {
       const steps = await this.workflowSteps.get(job.workflow.id, () => this.workflows.find(job.environmentId, job.workflow.id).then((w) => w?.steps ?? null));
       const position = steps?.findIndex((s) => s.id === job.step.id) ?? -1;
       const earlier = position > 0 ? steps!.slice(0, position) : [];
+      // Read as the subscriber left them now: a later step's code may act on whether they read it.
+      const inApp = earlier.some((s) => s.type === 'in_app') ? await this.jobs.inAppStates(job.environmentId, job.notificationId) : {};
       const answer = await this.bridge.execute(resolved.target, 'execute', job.workflow.identifier, job.step.stepId, {
         payload: job.payload,
         subscriber: variables.subscriber,
         controls: job.step.controlValues,
-        state: bridgeState(earlier, job.steps),
+        state: bridgeState(earlier, job.steps, inApp),
         context: variables.context,
       });
       if (!answer.ok) return this.failure(answer.failure, kept, job, resolved.policy);
@@ -72,7 +75,7 @@ export class BridgeStepRunner {
       const output = execution.outputs;
       return { status: 'completed', output, details: [{ status: 'Success', source: 'Internal', detail: `the bridge ran the step (${Object.keys(output).length} result keys)`, raw: JSON.stringify(output).slice(0, 4000) }] };
     }
-    const step = { ...job.step, controlValues: execution.outputs, rendered: true };
+    const step = { ...job.step, controlValues: execution.outputs, rendered: true, providers: execution.providers };
     const result = await inner.run({ ...job, step, deliveryState: kept.inner ?? null }, variables);
     return { ...result, deliveryState: state(result.deliveryState) };
   }

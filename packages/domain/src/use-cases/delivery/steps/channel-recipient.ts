@@ -4,6 +4,7 @@ import type { Integration } from '../../../entities/integration';
 import type { ChannelSettings, StepSubscriber } from '../../../entities/subscriber';
 import type { ChatRoute } from '../../../ports/channel-connection-repository';
 import type { OutboundMessage } from '../../../ports/delivery-provider';
+import { isObject } from '../../../rules/control-reader';
 
 export type OutboundChannel = Exclude<ChannelType, 'in_app'>;
 
@@ -54,12 +55,26 @@ export function recipientFor(channel: OutboundChannel, subscriber: StepSubscribe
   }
 }
 
-const object = (value: unknown): JsonObject => (value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : {});
+const object = (value: unknown): JsonObject => (isObject(value) ? value : {});
+
+/** Layers of overrides, later ones winning; custom `headers` are merged, not replaced. */
+function layered(layers: JsonObject[]): JsonObject {
+  const out: JsonObject = {};
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer)) {
+      out[key] = key === 'headers' && isObject(out.headers) && isObject(value) ? { ...out.headers, ...value } : value;
+    }
+  }
+  return out;
+}
 
 /**
- * The trigger's overrides one provider sees: the channel's (`overrides.email`), then the provider's
- * (`overrides.<providerId>`, the older spelling, and `overrides.providers.<providerId>`), later ones winning.
+ * The overrides one provider sees: the trigger's for the channel (`overrides.email`), then for the
+ * provider (`overrides.<providerId>`, the older spelling, and `overrides.providers.<providerId>`),
+ * then what a bridge's code returned for the provider (its `providers.<providerId>`, with
+ * `_passthrough.body` last), later ones winning, as the original merges them.
  */
-export function providerOverrides(overrides: JsonObject, channel: OutboundChannel, providerId: string): JsonObject {
-  return { ...object(overrides[channel]), ...object(overrides[providerId]), ...object(object(overrides.providers)[providerId]) };
+export function providerOverrides(overrides: JsonObject, channel: OutboundChannel, providerId: string, bridge: JsonObject = {}): JsonObject {
+  const { _passthrough, ...fromCode } = object(bridge[providerId]);
+  return layered([object(overrides[channel]), object(overrides[providerId]), object(object(overrides.providers)[providerId]), fromCode, object(object(_passthrough).body)]);
 }

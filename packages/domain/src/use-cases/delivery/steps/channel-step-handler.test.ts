@@ -52,6 +52,22 @@ describe('ChannelStepHandler', () => {
     expect(sent.at(-1)).toMatchObject({ subject: 'Order A-1', body: 'Hi Ada', idempotencyKey: 'job-1', overrides: { replyTo: 'r@x.co', cc: 'c@x.co' } });
   });
 
+  it("puts what a bridge's code returned for the provider over the trigger's overrides, headers merged and _passthrough.body last", async () => {
+    const { handler } = await setup([{ providerId: 'herald-email', channel: 'email', primary: true }], ok);
+    const bridged = job('email', { email: { replyTo: 'r@x.co', cc: 'c@x.co', headers: { 'X-Trigger': '1' } } }, { subject: 'Rendered', body: 'By the bridge' });
+    bridged.step = {
+      ...bridged.step,
+      rendered: true,
+      providers: {
+        'herald-email': { replyTo: 'code@x.co', headers: { 'X-Code': '2' }, _passthrough: { body: { cc: 'pass@x.co' }, headers: { ignored: 'yes' } } },
+        sendgrid: { replyTo: 'not-this-provider@x.co' },
+      },
+    };
+    expect((await handler('email').run(bridged, variables)).status).toBe('completed');
+    expect(sent.at(-1)).toMatchObject({ subject: 'Rendered', body: 'By the bridge', overrides: { replyTo: 'code@x.co', cc: 'pass@x.co', headers: { 'X-Trigger': '1', 'X-Code': '2' } } });
+    expect(sent.at(-1)!.overrides).not.toHaveProperty('_passthrough');
+  });
+
   it('removes device tokens the push provider reported invalid, saying so', async () => {
     const fcm: DeliveryProvider = { send: async () => ({ providerMessageId: 'm-1', invalidDeviceTokens: ['stale'] }) };
     const { handler, removed } = await setup([{ providerId: 'fcm', channel: 'push', primary: true }], () => fcm);

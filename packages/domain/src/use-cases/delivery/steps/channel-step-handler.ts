@@ -73,7 +73,7 @@ export class ChannelStepHandler implements StepHandler {
       data: job.payload,
       transactionId: job.transactionId,
       idempotencyKey: job.jobId,
-      overrides: headerSafe(providerOverrides(job.overrides, this.channel, integration.providerId)),
+      overrides: headerSafe(providerOverrides(job.overrides, this.channel, integration.providerId, job.step.providers)),
       ...auth(routesOf(integration)),
     });
     const details: ExecutionDetailDraft[] = [];

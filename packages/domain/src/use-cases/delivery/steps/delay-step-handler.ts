@@ -13,6 +13,12 @@ interface DelayControls {
   dynamicKey?: string;
 }
 
+/** The delay as the activity shows it (the original keeps a delay's amount and unit in the job's digest metadata). */
+function timing(c: DelayControls) {
+  if (c.type === 'timed') return { type: 'timed', timed: { ...c.timed, ...(c.cron ? { cronExpression: c.cron } : {}) } };
+  return c.type === 'dynamic' || c.amount === undefined ? undefined : { type: 'regular', amount: c.amount, unit: c.unit };
+}
+
 /** How late a step ran, for its execution detail: "12 ms", "4.2 s". */
 export function lateness(dueAt: Date, ranAt: Date): string {
   const ms = Math.max(0, ranAt.getTime() - dueAt.getTime());
@@ -23,20 +29,24 @@ export function lateness(dueAt: Date, ranAt: Date): string {
  * Holds the rest of the workflow: for amount+unit (regular), until the next tick of a cron or of
  * the `timed` fields in the subscriber's timezone (timed), or until a date in the payload (dynamic).
  * The job waits at its own step (status delayed) and, when due, completes saying how late it ran;
- * its output keeps the due time (`dueAt`) so that second run knows it is the end of the wait.
+ * its output keeps the due time (`dueAt`) so that second run knows it is the end of the wait, and
+ * the start (`startedAt`), so the completed output says how long the delay held the workflow
+ * (`durationMs`: what a bridge's later steps read as the delay's `duration`).
  */
 export class DelayStepHandler implements StepHandler {
   constructor(private readonly now: () => Date = () => new Date()) {}
 
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
     const now = this.now();
-    const own = job.steps[job.step.stepId] as { dueAt?: string } | undefined;
+    const own = job.steps[job.step.stepId] as { dueAt?: string; startedAt?: string } | undefined;
     if (own?.dueAt) {
       const dueAt = new Date(own.dueAt);
       const lateMs = Math.max(0, now.getTime() - dueAt.getTime());
+      // A wait begun before the start was kept: its due time is the best bound there is.
+      const durationMs = own.startedAt ? Math.max(0, now.getTime() - new Date(own.startedAt).getTime()) : lateMs;
       return {
         status: 'completed',
-        output: { dueAt: own.dueAt, lateMs },
+        output: { dueAt: own.dueAt, ...(own.startedAt ? { startedAt: own.startedAt } : {}), lateMs, durationMs },
         details: [{ status: 'Success', source: 'Internal', detail: `delay ended: due at ${own.dueAt}, ran ${lateness(dueAt, now)} late` }],
       };
     }
@@ -44,12 +54,13 @@ export class DelayStepHandler implements StepHandler {
     if (until instanceof Error) return failed(`delay: ${until.message}`, 'Payload');
     if (beyondMaxDelay(now, until)) return failed(`delay: ${until.toISOString()} is more than ${MAX_DELAY_DAYS} days away, the longest delay Herald holds`, 'Payload');
     if (until <= now) {
-      return { status: 'completed', details: [{ status: 'Success', source: 'Internal', detail: `delay: ${until.toISOString()} has passed; continuing at once` }] };
+      return { status: 'completed', output: { durationMs: 0 }, details: [{ status: 'Success', source: 'Internal', detail: `delay: ${until.toISOString()} has passed; continuing at once` }] };
     }
     return {
       status: 'delayed',
       rerunAt: until,
-      output: { dueAt: until.toISOString() },
+      output: { dueAt: until.toISOString(), startedAt: now.toISOString() },
+      digest: timing(job.step.controlValues as DelayControls),
       details: [{ status: 'Pending', source: 'Internal', detail: `delayed until ${until.toISOString()}` }],
     };
   }

@@ -57,6 +57,7 @@ export class DigestStepHandler implements StepHandler {
     } else return failed('digest: amount and unit are required');
     const window = c.type !== 'timed' ? c.lookBackWindow : undefined;
     const backoff = Boolean(window?.amount && window.unit);
+    const shown = metadata(c, backoff);
     const place = await this.enter({
       jobId: job.jobId,
       notificationId: job.notificationId,
@@ -66,12 +67,13 @@ export class DigestStepHandler implements StepHandler {
       digestKey: keyValue(variables, c.digestKey),
       closesAt: closesAt ?? now,
       backoffSince: backoff ? addDuration(now, -window!.amount!, window!.unit!) : null,
-      metadata: metadata(c, backoff),
+      metadata: shown,
     });
     if (place.role === 'member') {
       return {
         status: 'merged',
         halt: true,
+        digest: shown,
         details: [{ status: 'Success', source: 'Internal', detail: `merged into digest ${place.digestId}; notification ${place.leaderNotificationId} continues with its events` }],
       };
     }
@@ -79,6 +81,7 @@ export class DigestStepHandler implements StepHandler {
       return {
         status: 'delayed',
         rerunAt: place.closesAt,
+        digest: shown,
         details: [{ status: 'Pending', source: 'Internal', detail: `digest ${place.digestId} open: collecting events until ${place.closesAt.toISOString()}` }],
       };
     }

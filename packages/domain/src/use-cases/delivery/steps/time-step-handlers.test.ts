@@ -36,18 +36,19 @@ const run = (handler: { run: DelayStepHandler['run'] }, j: RunnableJob) => handl
 describe('DelayStepHandler', () => {
   const delay = new DelayStepHandler(clock);
   it.each([
-    ['regular', { amount: 90, unit: 'seconds' }, null, '2026-03-02T10:01:30.000Z'],
-    ['timed cron in the subscriber timezone', { type: 'timed', cron: '0 9 * * *' }, 'Europe/Berlin', '2026-03-03T08:00:00.000Z'],
-    ['timed fields', { type: 'timed', timed: { atTime: '12:00', weekDays: ['wednesday'] } }, null, '2026-03-04T12:00:00.000Z'],
-    ['dynamic', { type: 'dynamic', dynamicKey: 'payload.sendAt' }, null, '2026-03-02T10:05:00.000Z'],
-    ['dynamic without the payload. prefix', { type: 'dynamic', dynamicKey: 'sendAt' }, null, '2026-03-02T10:05:00.000Z'],
-  ])('%s waits at its step until the due time', async (_name, controls, timezone, due) => {
+    ['regular', { amount: 90, unit: 'seconds' }, null, '2026-03-02T10:01:30.000Z', { type: 'regular', amount: 90, unit: 'seconds' }],
+    ['timed cron in the subscriber timezone', { type: 'timed', cron: '0 9 * * *' }, 'Europe/Berlin', '2026-03-03T08:00:00.000Z', { type: 'timed', timed: { cronExpression: '0 9 * * *' } }],
+    ['timed fields', { type: 'timed', timed: { atTime: '12:00', weekDays: ['wednesday'] } }, null, '2026-03-04T12:00:00.000Z', { type: 'timed', timed: { atTime: '12:00', weekDays: ['wednesday'] } }],
+    ['dynamic', { type: 'dynamic', dynamicKey: 'payload.sendAt' }, null, '2026-03-02T10:05:00.000Z', undefined],
+    ['dynamic without the payload. prefix', { type: 'dynamic', dynamicKey: 'sendAt' }, null, '2026-03-02T10:05:00.000Z', undefined],
+  ])('%s waits at its step until the due time, showing its timing as the activity does', async (_name, controls, timezone, due, digest) => {
     const j = job('delay', controls);
     (j.subscriber as { timezone: string | null }).timezone = timezone;
     expect(await run(delay, j)).toEqual({
       status: 'delayed',
       rerunAt: new Date(due),
-      output: { dueAt: due },
+      output: { dueAt: due, startedAt: NOW.toISOString() },
+      digest,
       details: [{ status: 'Pending', source: 'Internal', detail: `delayed until ${due}` }],
     });
   });
@@ -55,6 +56,7 @@ describe('DelayStepHandler', () => {
   it('completes at once for a past date, fails for no date or one past the longest delay', async () => {
     expect(await run(delay, job('delay', { type: 'dynamic', dynamicKey: 'old' }, { payload: { old: '2020-01-01' } } as Partial<RunnableJob>))).toMatchObject({
       status: 'completed',
+      output: { durationMs: 0 },
       details: [{ status: 'Success', detail: 'delay: 2020-01-01T00:00:00.000Z has passed; continuing at once' }],
     });
     expect(await run(delay, job('delay', { type: 'dynamic', dynamicKey: 'nope' }))).toMatchObject({ status: 'failed' });
@@ -64,11 +66,11 @@ describe('DelayStepHandler', () => {
     });
   });
 
-  it('ends, on its second run, with a final status saying how late it ran', async () => {
-    const j = job('delay', { amount: 1, unit: 'minutes' }, { steps: { wait: { dueAt: '2026-03-02T09:59:57.500Z' } } });
+  it('ends, on its second run, with a final status saying how late it ran and how long it held the workflow', async () => {
+    const j = job('delay', { amount: 1, unit: 'minutes' }, { steps: { wait: { dueAt: '2026-03-02T09:59:57.500Z', startedAt: '2026-03-02T09:58:57.500Z' } } });
     expect(await run(delay, j)).toEqual({
       status: 'completed',
-      output: { dueAt: '2026-03-02T09:59:57.500Z', lateMs: 2500 },
+      output: { dueAt: '2026-03-02T09:59:57.500Z', startedAt: '2026-03-02T09:58:57.500Z', lateMs: 2500, durationMs: 62_500 },
       details: [{ status: 'Success', source: 'Internal', detail: 'delay ended: due at 2026-03-02T09:59:57.500Z, ran 2.5 s late' }],
     });
   });
@@ -95,6 +97,7 @@ describe('DigestStepHandler', () => {
     expect(results[0]).toEqual({
       status: 'merged',
       halt: true,
+      digest: calls[0][0].metadata,
       details: [{ status: 'Success', source: 'Internal', detail: 'merged into digest d-1; notification n-0 continues with its events' }],
     });
   });
@@ -102,7 +105,11 @@ describe('DigestStepHandler', () => {
   it('keeps the leader waiting until the window ends, then continues with the events and their count', async () => {
     const closesAt = new Date('2026-03-02T10:00:00.000Z');
     const open = digests(() => ({ role: 'leader', digestId: 'd-2', closesAt, status: 'open' }));
-    expect(await run(open.handler, job('digest', { type: 'timed', cron: '0 * * * *' }))).toMatchObject({ status: 'delayed', rerunAt: closesAt });
+    expect(await run(open.handler, job('digest', { type: 'timed', cron: '0 * * * *' }))).toMatchObject({
+      status: 'delayed',
+      rerunAt: closesAt,
+      digest: { type: 'timed', timed: { cronExpression: '0 * * * *' } },
+    });
     expect(open.calls[0][0].closesAt).toEqual(new Date('2026-03-02T11:00:00.000Z'));
     const events = [{ id: 'n-1', transactionId: 't', time: NOW.toISOString(), payload: { postId: 'p1' } }];
     const closed = digests(() => ({ role: 'leader', digestId: 'd-2', closesAt, status: 'closed', events }));
