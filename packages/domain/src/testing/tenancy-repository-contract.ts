@@ -64,7 +64,7 @@ export function tenancyRepositoryContract(name: string, setup: () => Promise<Ten
       expect((await repo.findEnvironment(prod.id))!.bridge ?? null).toBeNull();
     });
 
-    it('keeps an environment's retention days until cleared, without touching its Inbox security or other environments', async () => {
+    it("keeps an environment's retention days until cleared, without touching its Inbox security or other environments", async () => {
       const repo = await setup();
       const [dev, prod] = bySlug((await repo.bootstrap(spec)).environments);
       expect(dev.retentionDays ?? null).toBeNull();
