@@ -1,6 +1,7 @@
 import type { HistorySource, PurgeCounts, RetentionDayRecord } from '../entities/retention';
+import { token } from '../shared/token';
 
-export const RetentionRepository = Symbol.for('RetentionRepository');
+export const RetentionRepository = token<RetentionRepository>('RetentionRepository');
 
 /** What one batch of a pass did. */
 export interface PurgeBatch {

@@ -13,7 +13,14 @@ const daysAgo = (days: number, hours = 0) => new Date(NOW.getTime() - days * DAY
 function fakePace(): PurgePace & { pauses: number[] } {
   let t = 0;
   const pauses: number[] = [];
-  return { pauses, elapsedMs: () => t++, pause: async (ms) => void pauses.push(ms) && void (t += ms) };
+  return {
+    pauses,
+    elapsedMs: () => t++,
+    pause: async (ms) => {
+      pauses.push(ms);
+      t += ms;
+    },
+  };
 }
 
 async function setup(options: { batchSize?: number; pauseRatio?: number; devDays?: number } = {}) {

@@ -1,0 +1,30 @@
+import { PurgeClosedThrottleWindows, PurgeExpiredHistory, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
+import type { Logger } from 'pino';
+import type { Resolver } from './platform/app-env';
+
+/** A purge run stops starting batches after this long, before the next minute's tick; that run goes on from there. */
+export const PURGE_BUDGET_MS = 45_000;
+
+/**
+ * Every table that grows with traffic is purged by one of these schedules (each runs in one process
+ * at a time across the installation; the list of tables is in docs/retention.md).
+ */
+export async function scheduleHousekeeping(resolver: Resolver, logger: Logger): Promise<void> {
+  const scheduler = resolver.get<Scheduler>(Scheduler);
+  const purgeIdempotencyKeys = resolver.get(PurgeExpiredIdempotencyKeys);
+  await scheduler.every('idempotency-keys-purge', '* * * * *', async () => {
+    const purged = await purgeIdempotencyKeys.execute();
+    if (purged) logger.debug({ purged }, 'purged expired idempotency keys');
+  });
+  const purgeThrottleWindows = resolver.get(PurgeClosedThrottleWindows);
+  await scheduler.every('throttle-windows-purge', '17 * * * *', async () => {
+    const purged = await purgeThrottleWindows.execute();
+    if (purged) logger.debug({ purged }, 'purged closed throttle windows and old admissions');
+  });
+  const purgeHistory = resolver.get(PurgeExpiredHistory);
+  await scheduler.every('retention-purge', '* * * * *', async () => {
+    const { counts, purged, keeping, finished } = await purgeHistory.execute({ budgetMs: PURGE_BUDGET_MS });
+    if (counts.notifications || counts.events || purged.length) logger.info({ counts, purged, finished }, 'purged delivery history past its retention');
+    if (keeping.length) logger.info({ keeping }, 'days past their retention keep notifications still in flight');
+  });
+}
