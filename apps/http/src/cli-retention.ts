@@ -1,9 +1,13 @@
-import { PrismaTenancyRepository, SqlRetentionRepository, type Database } from '@herald/adapters';
-import { ConfigureRetention, dayLabel, type PurgeCounts, type RetentionView } from '@herald/domain';
+import { PgBossScheduler, PrismaTenancyRepository, SqlRetentionRepository, startPgBoss, stopPgBoss, type Database } from '@herald/adapters';
+import { ConfigureRetention, dayLabel, DomainError, type PurgeCounts, type RetentionView } from '@herald/domain';
+import pino from 'pino';
+import { RETENTION_PURGE_TASK } from './housekeeping';
 
 export const RETENTION_USAGE = `  retention [--environment <slug|id>] [--days <n>]
                                             how long the environment keeps its delivery history, and
-                                            what the purge removed from each of its last n days (14)`;
+                                            what the purge removed from each of its last n days (14)
+  retention purge                           have the running service purge now instead of at the
+                                            next minute (it goes on from where the last run stopped)`;
 
 /** `--retention-days` of `environments set`: a number of days, or `default` to follow HERALD_RETENTION_DAYS. */
 export async function setRetention(db: Database, serviceDefault: number, environment: string, value: string): Promise<RetentionView> {
@@ -27,5 +31,24 @@ export async function retentionCommand(db: Database, serviceDefault: number, env
   for (const d of days) {
     const state = d.state === 'purged' ? `purged ${d.purgedAt?.toISOString()}` : `purging, ${d.kept} rows kept in flight`;
     console.log(`  ${dayLabel(d.day)}\t${state}\t${countsText(d.counts)}`);
+  }
+}
+
+/**
+ * `pnpm herald retention purge`: files a run of the scheduled purge, which a running service picks up
+ * at once; the queue keeps one run at a time, so this never runs a second purge beside one.
+ */
+export async function queuePurge(databaseUrl: string): Promise<void> {
+  const log = pino({ level: 'silent' });
+  // An operator's short-lived process: no maintenance or cron of its own.
+  const boss = await startPgBoss(databaseUrl, log, { max: 1, supervise: false, schedule: false });
+  try {
+    const queued = await new PgBossScheduler(boss, log).runNow(RETENTION_PURGE_TASK).catch((error: unknown) => {
+      if (!(error instanceof Error) || !/does not exist/.test(error.message)) throw error;
+      throw new DomainError('BAD_REQUEST', 'No Herald service has started on this database yet: the purge runs in the service.');
+    });
+    console.log(queued ? 'Purge queued: a running service starts it within seconds.' : 'A purge run is already waiting; it will do.');
+  } finally {
+    await stopPgBoss(boss, 1_000);
   }
 }

@@ -3,7 +3,7 @@ import { AesGcmCredentialCipher, applyMigrations, connectDatabase, loadEncryptio
 import { ConfigureInboxSecurity, ConfigureRetryPolicy, DomainError, ManageApiKeys, type Environment, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
 import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
-import { RETENTION_USAGE, retentionCommand, retentionText, setRetention } from './cli-retention';
+import { queuePurge, RETENTION_USAGE, retentionCommand, retentionText, setRetention } from './cli-retention';
 import { environmentBySlugOrId } from '@herald/domain';
 
 const USAGE = `Usage: pnpm herald <command>
@@ -75,6 +75,8 @@ async function main(argv: string[]): Promise<number> {
         const kept = retentionText({ environment: e, own: e.retentionDays ?? null, days: e.retentionDays ?? config.retentionDays });
         console.log(`${e.slug}\t${e.name}\t${e.id}\t${e.publicIdentifier}\tinbox HMAC ${hmacState(e)}\t${kept}`);
       }
+    } else if (command === 'retention' && action === 'purge') {
+      await queuePurge(config.databaseUrl ?? embedded!.url);
     } else if (command === 'retention' && !action) {
       const last = values.days === undefined ? 14 : Number(values.days);
       if (!Number.isInteger(last) || last < 1 || last > 3650) throw new DomainError('BAD_REQUEST', '--days must be a whole number from 1 to 3650');

@@ -2,6 +2,8 @@ import { PurgeClosedThrottleWindows, PurgeExpiredHistory, PurgeExpiredIdempotenc
 import type { Logger } from 'pino';
 import type { Resolver } from './platform/app-env';
 
+/** The retention purge's scheduled task (its queue): `pnpm herald retention purge` files a run into it. */
+export const RETENTION_PURGE_TASK = 'retention-purge';
 /** A purge run stops starting batches after this long, before the next minute's tick; that run goes on from there. */
 export const PURGE_BUDGET_MS = 45_000;
 
@@ -22,7 +24,7 @@ export async function scheduleHousekeeping(resolver: Resolver, logger: Logger): 
     if (purged) logger.debug({ purged }, 'purged closed throttle windows and old admissions');
   });
   const purgeHistory = resolver.get(PurgeExpiredHistory);
-  await scheduler.every('retention-purge', '* * * * *', async () => {
+  await scheduler.every(RETENTION_PURGE_TASK, '* * * * *', async () => {
     const { counts, purged, keeping, finished } = await purgeHistory.execute({ budgetMs: PURGE_BUDGET_MS });
     if (counts.notifications || counts.events || purged.length) logger.info({ counts, purged, finished }, 'purged delivery history past its retention');
     if (keeping.length) logger.info({ keeping }, 'days past their retention keep notifications still in flight');
