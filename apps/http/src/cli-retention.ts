@@ -45,7 +45,7 @@ export async function queuePurge(databaseUrl: string): Promise<void> {
   try {
     const queued = await new PgBossScheduler(boss, log).runNow(RETENTION_PURGE_TASK).catch((error: unknown) => {
       if (!(error instanceof Error) || !/does not exist/.test(error.message)) throw error;
-      throw new DomainError('BAD_REQUEST', 'No Herald service has started on this database yet: the purge runs in the service.');
+      throw new DomainError('BAD_REQUEST', 'No Herald process with delivery workers has started on this database yet: the purge runs in one.');
     });
     console.log(queued ? 'Purge queued: a running service starts it within seconds.' : 'A purge run is already waiting; it will do.');
   } finally {

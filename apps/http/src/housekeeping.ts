@@ -9,9 +9,10 @@ export const PURGE_BUDGET_MS = 45_000;
 
 /**
  * Every table that grows with traffic is purged by one of these schedules (each runs in one process
- * at a time across the installation; the list of tables is in docs/retention.md).
+ * at a time across the installation; the list of tables is in docs/retention.md). The retention
+ * purge runs only in processes with delivery workers: an API-only process keeps its time for requests.
  */
-export async function scheduleHousekeeping(resolver: Resolver, logger: Logger): Promise<void> {
+export async function scheduleHousekeeping(resolver: Resolver, logger: Logger, { workers }: { workers: boolean }): Promise<void> {
   const scheduler = resolver.get<Scheduler>(Scheduler);
   const purgeIdempotencyKeys = resolver.get(PurgeExpiredIdempotencyKeys);
   await scheduler.every('idempotency-keys-purge', '* * * * *', async () => {
@@ -23,6 +24,7 @@ export async function scheduleHousekeeping(resolver: Resolver, logger: Logger): 
     const purged = await purgeThrottleWindows.execute();
     if (purged) logger.debug({ purged }, 'purged closed throttle windows and old admissions');
   });
+  if (!workers) return;
   const purgeHistory = resolver.get(PurgeExpiredHistory);
   await scheduler.every(RETENTION_PURGE_TASK, '* * * * *', async () => {
     const { counts, purged, keeping, finished } = await purgeHistory.execute({ budgetMs: PURGE_BUDGET_MS });

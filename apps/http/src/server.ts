@@ -107,7 +107,7 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
       process.stdout.write(`\n  ${config.serviceName} API key (${generatedKey.environment}): ${generatedKey.key}\n  Use it as: Authorization: ApiKey ${generatedKey.key}\n\n`);
     }
 
-    await scheduleHousekeeping(resolver, logger);
+    await scheduleHousekeeping(resolver, logger, { workers: config.runWorkers });
 
     // Queues exist before the first trigger enqueues into them; workers run unless this is an API-only process.
     deliveryQueue = resolver.get(PgBossDeliveryQueue);
