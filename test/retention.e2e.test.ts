@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { historyTarget, insertDeliveryHistory } from '@herald/adapters/testing/delivery-history-rows';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '@herald/adapters/testing';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { operatorCommand } from './support/operator-command';
 import { startService, type TestService } from './support/service';
 import { waitFor } from './support/wait';
@@ -103,6 +104,11 @@ describe('retention', () => {
     expect(await operatorCommand(svc.databaseUrl, 'environments', 'set', 'development', '--retention-days', '120')).toContain('retention 120 days');
     await purgeNow(svc);
     expect(await activity()).toHaveLength(8);
+    // A bad value is refused, naming the field, and changes nothing (neither the retention nor the other settings given with it).
+    await expect(operatorCommand(svc.databaseUrl, 'environments', 'set', 'development', '--retention-days', '0', '--inbox-hmac', 'on')).rejects.toMatchObject({
+      stderr: expect.stringContaining('retentionDays: must be a whole number of days from 1 to 3650'),
+    });
+    expect(await operatorCommand(svc.databaseUrl, 'environments')).toMatch(/development\t.*inbox HMAC off.*\tretention 120 days\n/);
     expect(await operatorCommand(svc.databaseUrl, 'environments', 'set', 'development', '--retention-days', 'default')).toContain('retention 90 days (the service default)');
     // No command this time: the minute's schedule runs the purge (pg-boss files a tick within ~30 s of the minute).
     expect(await queryDatabase(svc.databaseUrl, "SELECT cron FROM pgboss.schedule WHERE name = 'retention-purge'")).toEqual([{ cron: '* * * * *' }]);
@@ -126,6 +132,15 @@ describe('retention', () => {
     expect(report).toContain('development: retention 90 days (the service default)');
     expect(report).toMatch(new RegExp(`${day.day}\\tpurging, 4 rows kept in flight\\t4 notifications, ${jobs} jobs, ${details} details, 4 messages, 0 digests, 4 events`));
   }, 240_000);
+
+  it('tells the operator who asks for a purge that only a running service purges', async () => {
+    const db = await createTestDatabase(inject('adminDatabaseUrl'));
+    try {
+      await expect(operatorCommand(db.url, 'retention', 'purge')).rejects.toMatchObject({ stderr: expect.stringContaining('No Herald process with delivery workers has started') });
+    } finally {
+      await db.drop();
+    }
+  });
 
   it('loses and double-counts nothing when killed mid-purge, and never purges a restored day again', async () => {
     const svc = await start();
