@@ -3,22 +3,26 @@ import { AesGcmCredentialCipher, applyMigrations, connectDatabase, loadEncryptio
 import { ConfigureInboxSecurity, ConfigureRetryPolicy, DomainError, ManageApiKeys, type Environment, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
 import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
+import { queuePurge, RETENTION_USAGE, retentionCommand, retentionText, setRetention } from './cli-retention';
 import { environmentBySlugOrId } from '@herald/domain';
 
 const USAGE = `Usage: pnpm herald <command>
 
   environments                              list environments (slug, name, id, inbox application identifier)
-  environments set <slug|id> [--cors-origins <origin,...>] [--inbox-hmac on|off]
+  environments set <slug|id> [--cors-origins <origin,...>] [--inbox-hmac on|off] [--retention-days <n>|default]
                                             browser origins allowed to call the inbox API; whether
                                             inbox sessions need subscriberHash (HMAC of the subscriber id;
                                             on by default in production). A change ends every subscriber
-                                            token issued before it (within 5 s)
+                                            token issued before it (within 5 s). Days its notifications,
+                                            their jobs, details and messages, and its events are kept
+                                            (1-3650; default: HERALD_RETENTION_DAYS, 90)
   keys list    --environment <slug|id>      list an environment's API keys (hints only)
   keys create  --environment <slug|id>      create a secret API key (printed once)
   keys revoke  <keyId>                      revoke an API key
   retry-policy [--environment <slug|id>]    show the provider retry policy in force
   retry-policy set '<json>' [--environment] set fields, e.g. '{"maxAttempts":8,"initialDelayMs":60000}'
   retry-policy reset [--environment]        follow the service default (HERALD_RETRY_POLICY) again
+${RETENTION_USAGE}
 ${WORKFLOWS_USAGE}
 
 Uses DATABASE_URL, or the embedded database in HERALD_DATA_DIR (default ./.data), running or not.`;
@@ -39,7 +43,7 @@ function printPolicy({ environment, effective, own }: RetryPolicyView): void {
 const hmacState = (e: Environment) => (e.inboxHmac ? 'on' : 'off (sessions need no subscriberHash)');
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' }, 'cors-origins': { type: 'string' }, 'inbox-hmac': { type: 'string' }, to: { type: 'string' }, dir: { type: 'string' }, yes: { type: 'boolean', short: 'y' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' }, 'cors-origins': { type: 'string' }, 'inbox-hmac': { type: 'string' }, 'retention-days': { type: 'string' }, days: { type: 'string' }, to: { type: 'string' }, dir: { type: 'string' }, yes: { type: 'boolean', short: 'y' } } });
   const [command, action, target] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
@@ -58,12 +62,25 @@ async function main(argv: string[]): Promise<number> {
       const hmac = values['inbox-hmac'];
       if (hmac !== undefined && !['on', 'off'].includes(hmac)) throw new DomainError('BAD_REQUEST', '--inbox-hmac must be on or off');
       const corsOrigins = values['cors-origins']?.split(',').map((o) => o.trim()).filter(Boolean);
+      const days = values['retention-days'];
+      // The retention first: a refused value changes nothing else.
+      const retention = days === undefined ? undefined : await setRetention(db, config.retentionDays, target, days);
       const inbox = new ConfigureInboxSecurity(tenancy);
       const { environment: e, exposure } = await inbox.execute(target, { corsOrigins, inboxHmac: hmac === undefined ? undefined : hmac === 'on' });
-      console.log(`${e.slug}\tapplication identifier ${e.publicIdentifier}\tinbox HMAC ${hmacState(e)}\tCORS origins ${e.corsOrigins.join(',') || '(none)'}`);
+      const kept = retentionText(retention ?? { environment: e, own: e.retentionDays ?? null, days: e.retentionDays ?? config.retentionDays });
+      console.log(`${e.slug}\tapplication identifier ${e.publicIdentifier}\tinbox HMAC ${hmacState(e)}\tCORS origins ${e.corsOrigins.join(',') || '(none)'}\t${kept}`);
       if (exposure) console.log(`\nWARNING: ${exposure}\nRequire it again: pnpm herald environments set ${e.slug} --inbox-hmac on`);
     } else if (command === 'environments') {
-      for (const e of await keys.listEnvironments()) console.log(`${e.slug}\t${e.name}\t${e.id}\t${e.publicIdentifier}\tinbox HMAC ${hmacState(e)}`);
+      for (const e of await keys.listEnvironments()) {
+        const kept = retentionText({ environment: e, own: e.retentionDays ?? null, days: e.retentionDays ?? config.retentionDays });
+        console.log(`${e.slug}\t${e.name}\t${e.id}\t${e.publicIdentifier}\tinbox HMAC ${hmacState(e)}\t${kept}`);
+      }
+    } else if (command === 'retention' && action === 'purge') {
+      await queuePurge(config.databaseUrl ?? embedded!.url);
+    } else if (command === 'retention' && !action) {
+      const last = values.days === undefined ? 14 : Number(values.days);
+      if (!Number.isInteger(last) || last < 1 || last > 3650) throw new DomainError('BAD_REQUEST', '--days must be a whole number from 1 to 3650');
+      await retentionCommand(db, config.retentionDays, environment, last);
     } else if (command === 'keys' && action === 'list') {
       for (const k of await keys.list(environment)) console.log(`${k.id}\t${k.hint}\t${k.createdAt.toISOString()}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}`);
     } else if (command === 'keys' && action === 'create') {

@@ -23,3 +23,14 @@ describe('observability settings', () => {
     expect(() => loadConfig({ HERALD_READY_MAX_LAG_SECONDS: '-1' })).toThrow(/HERALD_READY_MAX_LAG_SECONDS/);
   });
 });
+
+describe('retention', () => {
+  it('keeps delivery history 90 days unless HERALD_RETENTION_DAYS says otherwise', () => {
+    expect(loadConfig({}).retentionDays).toBe(90);
+    expect(loadConfig({ HERALD_RETENTION_DAYS: '30' }).retentionDays).toBe(30);
+  });
+
+  it.each(['0', '3651', '1.5', 'forever'])('refuses HERALD_RETENTION_DAYS=%s', (value) => {
+    expect(() => loadConfig({ HERALD_RETENTION_DAYS: value })).toThrow(`HERALD_RETENTION_DAYS must be a whole number of days from 1 to 3650, got '${value}'`);
+  });
+});

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_RETRY_POLICY, parseRetryPolicy, type RetryPolicy } from '@herald/domain';
+import { DEFAULT_RETENTION_DAYS, DEFAULT_RETRY_POLICY, parseRetentionDays, parseRetryPolicy, type RetryPolicy } from '@herald/domain';
 
 /** Every setting Herald reads, with its default; docs/configuration.md lists each (test/docs.test.ts checks). */
 export interface Config {
@@ -20,6 +20,8 @@ export interface Config {
   inboxDemo: boolean;
   /** Provider retry policy of environments that set none (HERALD_RETRY_POLICY, JSON, partial). */
   retryPolicy: RetryPolicy;
+  /** Days delivery history is kept in environments that set none (HERALD_RETENTION_DAYS). */
+  retentionDays: number;
   /** Provider API base URLs by provider id (HERALD_PROVIDER_ENDPOINTS, JSON): sandboxes, proxies, tests. */
   providerEndpoints: Record<string, string>;
   /** LOG_FORMAT: JSON lines, or 'pretty' for a person at a terminal. */
@@ -56,6 +58,13 @@ function retryPolicy(value: string | undefined): RetryPolicy {
   const result = parseRetryPolicy(parsed);
   if ('errors' in result) throw new Error(`HERALD_RETRY_POLICY: ${Object.entries(result.errors).map(([f, e]) => `${f} ${e.messages[0]}`).join('; ')}`);
   return result.policy;
+}
+
+function retentionDays(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_RETENTION_DAYS;
+  const parsed = parseRetentionDays(value, 'HERALD_RETENTION_DAYS');
+  if ('errors' in parsed) throw new Error(`HERALD_RETENTION_DAYS ${parsed.errors.HERALD_RETENTION_DAYS.messages[0]}, got '${value}'`);
+  return parsed.days;
 }
 
 function providerEndpoints(value: string | undefined): Record<string, string> {
@@ -97,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: env.HERALD_ENCRYPTION_KEY || undefined,
     runWorkers: flag(env.HERALD_WORKERS, true),
     retryPolicy: retryPolicy(env.HERALD_RETRY_POLICY),
+    retentionDays: retentionDays(env.HERALD_RETENTION_DAYS),
     providerEndpoints: providerEndpoints(env.HERALD_PROVIDER_ENDPOINTS),
     logFormat: env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json',
     metrics: metricsSetting(env.HERALD_METRICS),

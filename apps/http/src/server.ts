@@ -2,12 +2,13 @@ import type { AddressInfo } from 'node:net';
 import { applyMigrations, connectDatabase, pendingMigrations, SqlDeliveryBacklog, keepPlannerStatistics, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
 import { RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
 import { PgBossDeliveryQueue } from '@herald/adapters';
-import { BootstrapOrganization, EnsureBuiltInIntegrations, PurgeClosedThrottleWindows, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
+import { BootstrapOrganization, EnsureBuiltInIntegrations } from '@herald/domain';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
 import type { Config } from './config';
 import { buildContainer } from './container';
+import { scheduleHousekeeping } from './housekeeping';
 import { createLogger } from './platform/logger';
 import { HeraldMetrics } from './observability/metrics';
 import { Observability } from './observability/observability';
@@ -106,17 +107,7 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
       process.stdout.write(`\n  ${config.serviceName} API key (${generatedKey.environment}): ${generatedKey.key}\n  Use it as: Authorization: ApiKey ${generatedKey.key}\n\n`);
     }
 
-    const purgeIdempotencyKeys = resolver.get(PurgeExpiredIdempotencyKeys);
-    const scheduler = resolver.get<Scheduler>(Scheduler);
-    await scheduler.every('idempotency-keys-purge', '* * * * *', async () => {
-      const purged = await purgeIdempotencyKeys.execute();
-      if (purged) logger.debug({ purged }, 'purged expired idempotency keys');
-    });
-    const purgeThrottleWindows = resolver.get(PurgeClosedThrottleWindows);
-    await scheduler.every('throttle-windows-purge', '17 * * * *', async () => {
-      const purged = await purgeThrottleWindows.execute();
-      if (purged) logger.debug({ purged }, 'purged closed throttle windows and old admissions');
-    });
+    await scheduleHousekeeping(resolver, logger, { workers: config.runWorkers });
 
     // Queues exist before the first trigger enqueues into them; workers run unless this is an API-only process.
     deliveryQueue = resolver.get(PgBossDeliveryQueue);

@@ -156,3 +156,8 @@ export * from './use-cases/bridge/promotion-only';
 export * from './use-cases/delivery/steps/bridge-step-runner';
 export * from './use-cases/workflows/workflow-files';
 export * from './use-cases/tenancy/environment-lookup';
+export * from './entities/retention';
+export * from './rules/retention-horizon';
+export * from './ports/retention-repository';
+export * from './use-cases/retention/configure-retention';
+export * from './use-cases/retention/purge-expired-history';

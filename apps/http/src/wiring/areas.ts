@@ -5,6 +5,7 @@ export { delivery } from './delivery';
 export { idempotency } from './idempotency';
 export { inbox } from './inbox';
 export { integrations } from './integrations';
+export { retention } from './retention';
 export { security } from './security';
 export { subscribers } from './subscribers';
 export { tenancy } from './tenancy';

@@ -68,11 +68,14 @@ export class PrismaTenancyRepository implements TenancyRepository {
     if (!isUuid(environmentId)) return null;
     const hmac = settings.inboxHmac ?? null;
     const origins = settings.corsOrigins ?? null;
+    const setRetention = settings.retentionDays !== undefined;
+    const retention = settings.retentionDays ?? null;
     // One statement: the version goes up exactly when a value changes, also under concurrent changes.
     const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
       UPDATE environments SET
         inbox_hmac = COALESCE(${hmac}::boolean, inbox_hmac),
         cors_origins = COALESCE(${origins}::text[], cors_origins),
+        retention_days = CASE WHEN ${setRetention}::boolean THEN ${retention}::integer ELSE retention_days END,
         inbox_security_version = inbox_security_version + CASE
           WHEN inbox_hmac IS DISTINCT FROM COALESCE(${hmac}::boolean, inbox_hmac)
             OR cors_origins IS DISTINCT FROM COALESCE(${origins}::text[], cors_origins) THEN 1 ELSE 0 END
@@ -119,5 +122,6 @@ function toEnvironment(row: EnvironmentRow): Environment {
   const { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins, inboxSecurityVersion } = row;
   const retryPolicy = (row.retryPolicy ?? null) as Environment['retryPolicy'];
   const bridge = row.bridgeUrl && row.bridgeKeyHash ? { url: row.bridgeUrl, keyHash: row.bridgeKeyHash } : null;
-  return { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins, inboxSecurityVersion, retryPolicy, bridge };
+  const retentionDays = row.retentionDays ?? null;
+  return { id, organizationId, name, slug, signingSecret, publicIdentifier, inboxHmac, corsOrigins, inboxSecurityVersion, retryPolicy, bridge, retentionDays };
 }

@@ -52,6 +52,28 @@ describe('PgBossScheduler', () => {
     expect(calls).toBe(1);
   });
 
+  it('runs a task filed now by another process at once, and keeps one waiting run however often it is asked', async () => {
+    const runs: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Midnight on 1 January: no tick of its own falls inside the test.
+    await (await process_()).every('test-now', '0 0 1 1 *', async () => {
+      runs.push(Date.now());
+      await held;
+    });
+    const operator = await process_();
+    expect(await operator.runNow('test-now')).toBe(true);
+    for (let waited = 0; runs.length === 0 && waited < 5_000; waited += 50) await sleep(50);
+    expect(runs).toHaveLength(1);
+    // One running: the next is queued, and a third finds it waiting.
+    expect(await operator.runNow('test-now')).toBe(true);
+    expect(await operator.runNow('test-now')).toBe(false);
+    release();
+    for (let waited = 0; runs.length < 2 && waited < 5_000; waited += 50) await sleep(50);
+    await sleep(1_000);
+    expect(runs).toHaveLength(2);
+  });
+
   it('has its queue wake the worker by NOTIFY, also a queue an earlier release created without it', async () => {
     const boss = await startPgBoss(database.url, log);
     started.push(boss);

@@ -28,6 +28,8 @@ export interface Environment {
    * carries the version it was issued under; one issued under an older version is refused.
    */
   inboxSecurityVersion: number;
+  /** Days its delivery history is kept; null (or absent): the service default. */
+  retentionDays?: number | null;
 }
 
 /** Where an environment's code-defined workflows run, and which of its API keys signs the calls. */
@@ -41,6 +43,8 @@ export interface BridgeRegistration {
 export interface EnvironmentSettings {
   inboxHmac?: boolean;
   corsOrigins?: string[];
+  /** Days its delivery history is kept; null returns it to the service default. */
+  retentionDays?: number | null;
 }
 
 export interface ApiKeyRecord {

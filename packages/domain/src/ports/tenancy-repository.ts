@@ -29,8 +29,9 @@ export interface TenancyRepository {
   /** Records the bridge synced into the environment (replacing any earlier one). */
   setBridge(environmentId: string, bridge: BridgeRegistration): Promise<void>;
   /**
-   * Applies the defined settings; null when the environment does not exist. A change of `inboxHmac`
-   * or `corsOrigins` raises `inboxSecurityVersion` in the same write (setting a value it already has does not).
+   * Applies the defined settings (`retentionDays: null` clears it); null when the environment does
+   * not exist. A change of `inboxHmac` or `corsOrigins` raises `inboxSecurityVersion` in the same
+   * write (setting a value it already has does not; `retentionDays` never does).
    */
   updateEnvironment(environmentId: string, settings: EnvironmentSettings): Promise<Environment | null>;
   /**

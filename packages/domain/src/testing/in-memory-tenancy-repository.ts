@@ -45,6 +45,7 @@ export class InMemoryTenancyRepository implements TenancyRepository {
           corsOrigins: [],
           inboxSecurityVersion: 0,
           bridge: null,
+          retentionDays: null,
           createdAt: organization.createdAt,
         });
       }

@@ -64,6 +64,16 @@ export function tenancyRepositoryContract(name: string, setup: () => Promise<Ten
       expect((await repo.findEnvironment(prod.id))!.bridge ?? null).toBeNull();
     });
 
+    it("keeps an environment's retention days until cleared, without touching its Inbox security or other environments", async () => {
+      const repo = await setup();
+      const [dev, prod] = bySlug((await repo.bootstrap(spec)).environments);
+      expect(dev.retentionDays ?? null).toBeNull();
+      expect(await repo.updateEnvironment(dev.id, { retentionDays: 30 })).toEqual({ ...dev, retentionDays: 30 });
+      expect(await repo.updateEnvironment(dev.id, { inboxHmac: true })).toMatchObject({ retentionDays: 30, inboxSecurityVersion: dev.inboxSecurityVersion + 1 });
+      expect((await repo.findEnvironment(prod.id))!.retentionDays ?? null).toBeNull();
+      expect(await repo.updateEnvironment(dev.id, { retentionDays: null })).toMatchObject({ retentionDays: null, inboxSecurityVersion: dev.inboxSecurityVersion + 1 });
+    });
+
     it('adds API keys idempotently by hash, authenticates unrevoked ones, and revokes once', async () => {
       const repo = await setup();
       const { organization, environments } = await repo.bootstrap(spec);

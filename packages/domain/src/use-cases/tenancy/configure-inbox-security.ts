@@ -18,11 +18,11 @@ export interface InboxSecurityView {
 export class ConfigureInboxSecurity {
   constructor(private readonly tenancy: TenancyRepository) {}
 
-  async execute(environmentSlugOrId: string, settings: EnvironmentSettings): Promise<InboxSecurityView> {
+  async execute(environmentSlugOrId: string, settings: Pick<EnvironmentSettings, 'inboxHmac' | 'corsOrigins'>): Promise<InboxSecurityView> {
     const environment = await environmentBySlugOrId(this.tenancy, environmentSlugOrId);
     const bad = (settings.corsOrigins ?? []).filter((o) => !isOrigin(o));
     if (bad.length) throw DomainError.field('corsOrigins', 'each must be an origin such as https://app.example.com (scheme, host, optional port)', bad);
-    const updated = await this.tenancy.updateEnvironment(environment.id, settings);
+    const updated = await this.tenancy.updateEnvironment(environment.id, { inboxHmac: settings.inboxHmac, corsOrigins: settings.corsOrigins });
     if (!updated) throw new DomainError('ENVIRONMENT_NOT_FOUND', `Environment '${environmentSlugOrId}' was not found`);
     return { environment: updated, exposure: inboxExposure(updated) };
   }
