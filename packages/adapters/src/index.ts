@@ -36,3 +36,5 @@ export * from './http/guarded-http-client';
 export * from './providers/outbox-provider';
 export * from './providers/webhook-provider';
 export * from './providers/static-provider-registry';
+export * from './persistence/sql-webhook-endpoint-repository';
+export * from './persistence/sql-webhook-outbox';
