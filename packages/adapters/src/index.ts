@@ -38,3 +38,4 @@ export * from './providers/webhook-provider';
 export * from './providers/static-provider-registry';
 export * from './persistence/sql-webhook-endpoint-repository';
 export * from './persistence/sql-webhook-outbox';
+export * from './queue/pg-webhook-waker';

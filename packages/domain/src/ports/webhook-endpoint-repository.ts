@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { WebhookEndpoint, WebhookEventType } from '../entities/webhook';
 
-export const WebhookEndpointRepository = Symbol.for('WebhookEndpointRepository');
+export const WebhookEndpointRepository = token<WebhookEndpointRepository>('WebhookEndpointRepository');
 
 export interface WebhookEndpointDraft {
   url: string;

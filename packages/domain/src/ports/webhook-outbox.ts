@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { WebhookAttempt, WebhookAttemptResult, WebhookDelivery, WebhookEventDraft } from '../entities/webhook';
 
-export const WebhookOutbox = Symbol.for('WebhookOutbox');
+export const WebhookOutbox = token<WebhookOutbox>('WebhookOutbox');
 
 /** Which attempts to send again: one attempt's event, or every event an endpoint was sent in a time range. */
 export type WebhookReplay = { attemptId: string } | { since: Date; until: Date };
