@@ -14,13 +14,14 @@ import type { Pool } from 'pg';
 import { isUuid, jsonParam } from './sql-params';
 import { inTransaction } from './transaction';
 
-// Per endpoint and ordering key, the oldest pending delivery (of enabled endpoints): the only one of
-// its key that may be attempted, so a key's events arrive in order (webhook_deliveries_pending_idx).
+// Per endpoint and ordering key, the first pending delivery (of enabled endpoints): the only one of
+// its key that may be attempted, so a key's events arrive in order (webhook_deliveries_pending_idx
+// says the order).
 const HEADS = `
   SELECT DISTINCT ON (d.endpoint_id, d.ordering_key) d.id, d.seq, d.next_attempt_at, d.locked_until
   FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
   WHERE d.status = 'pending'
-  ORDER BY d.endpoint_id, d.ordering_key, d.seq`;
+  ORDER BY d.endpoint_id, d.ordering_key, d.created_at, d.phase, d.seq`;
 
 // Leases due heads. Two processes racing for one row: the second's UPDATE re-reads it after the first
 // commits, finds it leased, and skips it.
@@ -173,10 +174,10 @@ export class SqlWebhookOutbox implements WebhookOutbox {
     const chosen =
       'attemptId' in which
         ? { where: 'd.id = (SELECT delivery_id FROM webhook_attempts WHERE id = $3 AND endpoint_id = $2)', params: [which.attemptId] }
-        : { where: 'd.created_at >= $3 AND d.created_at < $4', params: [which.since, which.until] };
+        : { where: 'd.event_id IN (SELECT id FROM webhook_events WHERE environment_id = $1 AND created_at >= $3 AND created_at < $4)', params: [which.since, which.until] };
     // A replay goes to the back of its key's line (a new seq), with a fresh schedule and the same event id.
     const { rowCount } = await this.pool.query(
-      `UPDATE webhook_deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = NULL, updated_at = now(),
+      `UPDATE webhook_deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = NULL, updated_at = now(), created_at = now(),
          seq = nextval(pg_get_serial_sequence('webhook_deliveries', 'seq'))
        WHERE d.endpoint_id = $2 AND d.environment_id = $1 AND d.status <> 'pending' AND ${chosen.where}`,
       [environmentId, endpointId, ...chosen.params],

@@ -32,6 +32,7 @@ CREATE TABLE "webhook_events" (
 CREATE TABLE "webhook_deliveries" (
     "id" UUID NOT NULL DEFAULT uuidv7(),
     "seq" BIGSERIAL NOT NULL,
+    "phase" SMALLINT NOT NULL DEFAULT 0,
     "event_id" UUID NOT NULL,
     "endpoint_id" UUID NOT NULL,
     "environment_id" UUID NOT NULL,
@@ -94,7 +95,10 @@ ALTER TABLE "webhook_attempts" ADD CONSTRAINT "webhook_attempts_delivery_id_fkey
 -- Hand-written from here on (Prisma's schema cannot say these).
 
 -- What the dispatcher reads: per endpoint and ordering key, the oldest pending delivery.
-CREATE INDEX "webhook_deliveries_pending_idx" ON "webhook_deliveries" ("endpoint_id", "ordering_key", "seq") WHERE "status" = 'pending';
+-- Order within a key: by transaction (created_at is its start), then phase (a notification's completion
+-- after the messages its last step wrote in the same statement, whose trigger runs after the
+-- statement's own inserts), then write order.
+CREATE INDEX "webhook_deliveries_pending_idx" ON "webhook_deliveries" ("endpoint_id", "ordering_key", "created_at", "phase", "seq") WHERE "status" = 'pending';
 
 -- Whether an environment has an enabled endpoint that takes events of a type. Inlined by the planner.
 CREATE FUNCTION herald_webhook_wanted(env uuid, event_type text) RETURNS boolean LANGUAGE sql STABLE AS $$
@@ -107,8 +111,8 @@ $$;
 -- once per transaction however many statements notify).
 CREATE FUNCTION herald_webhook_events_fan_out() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO webhook_deliveries (event_id, endpoint_id, environment_id, ordering_key, next_attempt_at)
-  SELECT ev.id, e.id, ev.environment_id, ev.ordering_key, ev.created_at
+  INSERT INTO webhook_deliveries (event_id, endpoint_id, environment_id, ordering_key, next_attempt_at, created_at, phase)
+  SELECT ev.id, e.id, ev.environment_id, ev.ordering_key, ev.created_at, ev.created_at, CASE WHEN ev.type = 'notification.completed' THEN 1 ELSE 0 END
   FROM (SELECT * FROM new_events ORDER BY id) ev
   JOIN webhook_endpoints e ON e.environment_id = ev.environment_id AND e.enabled
     AND (cardinality(e.event_types) = 0 OR ev.type = ANY(e.event_types))
