@@ -19,6 +19,7 @@ import { preferencesRouter } from './routes/preferences/preferences.index';
 import { integrationsRouter } from './routes/integrations/integrations.index';
 import { outboxRouter } from './routes/outbox/outbox.index';
 import { channelConnectionsRouter } from './routes/channel-connections/channel-connections.index';
+import { webhooksRouter } from './routes/webhooks/webhooks.index';
 import { channelEndpointsRouter } from './routes/channel-endpoints/channel-endpoints.index';
 import { workflowsRouter } from './routes/workflows/workflows.index';
 import { bridgeRouter } from './routes/bridge/bridge.index';
@@ -86,6 +87,7 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   app.route('/', outboxRouter(resolver));
   app.route('/', channelConnectionsRouter(resolver));
   app.route('/', channelEndpointsRouter(resolver));
+  app.route('/', webhooksRouter(resolver));
   app.route('/', workflowsRouter(resolver, serviceName));
   app.route('/', bridgeRouter(resolver));
   app.route('/', notificationsRouter(resolver));

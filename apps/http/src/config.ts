@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_RETENTION_DAYS, DEFAULT_RETRY_POLICY, parseRetentionDays, parseRetryPolicy, type RetryPolicy } from '@herald/domain';
+import { DEFAULT_RETENTION_DAYS, DEFAULT_RETRY_POLICY, DEFAULT_WEBHOOK_DISPATCH, parseRetentionDays, parseRetryPolicy, type RetryPolicy, type WebhookDispatchSettings } from '@herald/domain';
 
 /** Every setting Herald reads, with its default; docs/configuration.md lists each (test/docs.test.ts checks). */
 export interface Config {
@@ -32,6 +32,8 @@ export interface Config {
   readyMaxLagSeconds: number;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: traces are exported there (OTLP/HTTP protobuf); unset, tracing is off. */
   otlpEndpoint?: string;
+  /** Outbound webhooks: the retry schedule (HERALD_WEBHOOK_RETRY_SCHEDULE_MS), attempt timeout, disable threshold. */
+  webhooks: WebhookDispatchSettings;
 }
 
 function metricsSetting(value: string | undefined): Config['metrics'] {
@@ -82,6 +84,16 @@ function providerEndpoints(value: string | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(parsed).map(([id, url]) => [id, (url as string).replace(/\/+$/, '')]));
 }
 
+/** Comma-separated delays in milliseconds before each attempt, the first usually 0. */
+function webhookSchedule(value: string | undefined): readonly number[] {
+  if (value === undefined || value === '') return DEFAULT_WEBHOOK_DISPATCH.scheduleMs;
+  const delays = value.split(',').map((d) => Number(d.trim()));
+  if (!delays.length || delays.some((d) => !Number.isInteger(d) || d < 0)) {
+    throw new Error(`HERALD_WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated whole milliseconds, got '${value}'`);
+  }
+  return delays;
+}
+
 function positiveNumber(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -113,5 +125,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readyMaxLagSeconds: positiveNumber(env.HERALD_READY_MAX_LAG_SECONDS, 60, 'HERALD_READY_MAX_LAG_SECONDS'),
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     inboxDemo: flag(env.HERALD_INBOX_DEMO, env.NODE_ENV !== 'production'),
+    webhooks: {
+      ...DEFAULT_WEBHOOK_DISPATCH,
+      scheduleMs: webhookSchedule(env.HERALD_WEBHOOK_RETRY_SCHEDULE_MS),
+      timeoutMs: positiveNumber(env.HERALD_WEBHOOK_TIMEOUT_MS, DEFAULT_WEBHOOK_DISPATCH.timeoutMs, 'HERALD_WEBHOOK_TIMEOUT_MS'),
+      disableAfterMs: positiveNumber(env.HERALD_WEBHOOK_DISABLE_AFTER_MS, DEFAULT_WEBHOOK_DISPATCH.disableAfterMs, 'HERALD_WEBHOOK_DISABLE_AFTER_MS'),
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { applyMigrations, connectDatabase, pendingMigrations, SqlDeliveryBacklog, keepPlannerStatistics, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
-import { RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
+import { applyMigrations, connectDatabase, pendingMigrations, SqlDeliveryBacklog, keepPlannerStatistics, PgWebhookWaker, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
+import { DispatchWebhooks, RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
 import { PgBossDeliveryQueue } from '@herald/adapters';
 import { BootstrapOrganization, EnsureBuiltInIntegrations } from '@herald/domain';
 import { serve, type ServerType } from '@hono/node-server';
@@ -61,6 +61,7 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
   let deliveryQueue: PgBossDeliveryQueue | undefined;
   let deadWorkers: Awaited<ReturnType<typeof watchForDeadWorkers>> | undefined;
   let recovery: NodeJS.Timeout | undefined;
+  let webhookWaker: PgWebhookWaker | undefined;
   const stopStarted = () =>
     eachInTurn([
       () => clearInterval(recovery),
@@ -72,6 +73,7 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
       () => inboxFeed?.stop(),
       // Workers finish the batches they hold (their results are recorded) before anything closes.
       () => deliveryQueue?.stop(),
+      () => webhookWaker?.stop(),
       () => deadWorkers?.leave(),
       () => boss && stopPgBoss(boss),
       () => db?.close(),
@@ -116,6 +118,10 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
       // Registered before consuming, so every lease and fan-out it takes names a live process.
       deadWorkers = await watchForDeadWorkers(resolver, logger);
       await resolver.get(StartDeliveryWorkers).execute();
+      // Outbound webhooks: woken by the outbox's NOTIFY, polled each second for retries coming due.
+      const dispatch = resolver.get(DispatchWebhooks);
+      webhookWaker = resolver.get(PgWebhookWaker);
+      await webhookWaker.start(() => dispatch.execute(), config.webhooks.batch);
       // What a crashed process left behind is queued again now (work idle for 5 s), and anything
       // stalled later every 15 s.
       const recover = resolver.get(RecoverStalledWork);

@@ -37,3 +37,6 @@ export * from './providers/outbox-provider';
 export * from './providers/webhook-provider';
 export * from './providers/static-provider-registry';
 export * from './persistence/sql-retention-repository';
+export * from './persistence/sql-webhook-endpoint-repository';
+export * from './persistence/sql-webhook-outbox';
+export * from './queue/pg-webhook-waker';

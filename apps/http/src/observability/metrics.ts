@@ -64,6 +64,19 @@ export class HeraldMetrics {
     registers: [this.registry],
   });
 
+  readonly webhookAttempts = new Counter({
+    name: 'herald_webhook_attempts_total',
+    help: 'Outbound webhook attempts by outcome (delivered, retrying, failed: the schedule spent)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookEndpointsDisabled = new Counter({
+    name: 'herald_webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints disabled by Herald because every attempt failed for too long',
+    registers: [this.registry],
+  });
+
   constructor(backlog: BacklogReader) {
     collectDefaultMetrics({ register: this.registry });
     // One read serves every queue gauge of a scrape.

@@ -2,6 +2,7 @@ import { DeliveryObservers, FanOutEvent, TriggerEvent, type FanOutOptions, type 
 import type { Logger } from 'pino';
 import { DeliveryLogObserver } from './delivery-log-observer';
 import { DeliveryMetricsObserver } from './delivery-metrics-observer';
+import { WebhookDispatchLog } from './webhook-dispatch-log';
 import { MeteredFanOutEvent, MeteredTriggerEvent } from './metered-use-cases';
 import type { HeraldMetrics } from './metrics';
 import { TimedProviderRegistry } from './timed-provider-registry';
@@ -46,5 +47,10 @@ export class Observability {
     const observers = new DeliveryObservers([new DeliveryLogObserver(logger)]);
     if (this.metrics) observers.add(new DeliveryMetricsObserver(this.metrics));
     return observers;
+  }
+
+  /** Disabled endpoints are always logged for the operator; attempts and disables counted when metrics are on. */
+  webhookObserver(logger: Logger): WebhookDispatchLog {
+    return new WebhookDispatchLog(logger, this.metrics);
   }
 }

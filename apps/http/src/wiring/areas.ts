@@ -12,3 +12,4 @@ export { tenancy } from './tenancy';
 export { topics } from './topics';
 export { workflows } from './workflows';
 export { workflowsAsCode } from './workflows-as-code';
+export { webhooks } from './webhooks';

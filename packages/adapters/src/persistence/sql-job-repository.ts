@@ -1,6 +1,7 @@
 import { LEASED_STEP_TYPES, type InAppMessageState, type JobOutcome, type JobRepository, type RunnableJob } from '@herald/domain';
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue, type QueuedWork } from '../queue/pg-boss-delivery-queue';
+import { webhookEvents } from './webhook-job-events';
 import { insertMessages, messageRows, preferenceLevels, stepPreferences, toDeliveryStep, subscriberFromJson } from './delivery-rows';
 import { isUuid, jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
@@ -63,7 +64,7 @@ WITH updated AS (
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean, rerun_at timestamptz,
     delivery_state jsonb, digest jsonb)
   WHERE j.id = r.id AND j.status IN ('queued', 'delayed', 'running') AND j.attempts = CASE WHEN r.leased THEN r.attempts ELSE r.attempts - 1 END
-  RETURNING j.id, j.notification_id
+  RETURNING j.id, j.notification_id, j.environment_id, j.status, j.step_id, j.type, j.provider_id
 ), details AS (
   INSERT INTO execution_details (environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry)
   SELECT environment_id, job_id, notification_id, status, source, detail, provider_id, raw, is_retry
@@ -80,9 +81,11 @@ WITH updated AS (
   SELECT r.* FROM jsonb_to_recordset($5::jsonb) AS r(notification_id uuid, position int, run_at timestamptz)
   WHERE r.notification_id IN (SELECT notification_id FROM updated)
 ), nxt AS (
-  SELECT DISTINCT ON (j.notification_id) j.id, COALESCE(a.run_at, now()) AS run_at
+  SELECT DISTINCT ON (j.notification_id) j.id, j.notification_id, COALESCE(a.run_at, now()) AS run_at
   FROM jobs j JOIN advancing a ON j.notification_id = a.notification_id AND j.position > a.position AND j.status = 'pending'
   ORDER BY j.notification_id, j.position
+), webhooks AS (
+  ${webhookEvents('updated', 'nxt', '$2', '$4')}
 )
 UPDATE jobs SET status = CASE WHEN nxt.run_at <= now() THEN 'queued' ELSE 'delayed' END, run_at = nxt.run_at, updated_at = now()
 FROM nxt WHERE jobs.id = nxt.id AND jobs.status = 'pending'
