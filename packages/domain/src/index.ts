@@ -44,6 +44,7 @@ export * from './use-cases/topics/update-topic-subscription';
 export * from './use-cases/preferences/get-subscriber-preferences';
 export * from './use-cases/preferences/update-subscriber-preferences';
 export * from './entities/provider-catalogue';
+export * from './entities/provider-credentials';
 export * from './entities/integration';
 export * from './entities/step-filter';
 export * from './entities/channel-endpoint';

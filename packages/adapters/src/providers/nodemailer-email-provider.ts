@@ -1,6 +1,7 @@
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
-import { guardedAddress, isNetworkError, lazy, networkFailure, redact } from './provider-failure';
+import { defineProvider } from './kit/provider-definition';
+import { guardedAddress, isNetworkError, lazy, networkFailure, redact } from './kit/provider-failure';
 
 const sdk = lazy(async () => (await import('nodemailer')).default);
 
@@ -70,3 +71,11 @@ export class NodemailerEmailProvider implements DeliveryProvider {
     }
   }
 }
+
+export const providers = [
+  defineProvider({
+    id: 'nodemailer',
+    through: 'SMTP (`nodemailer`)',
+    create: (kit) => new NodemailerEmailProvider({ allowPrivateNetworks: kit.allowPrivateNetworks, timeoutMs: kit.timeoutMs }),
+  }),
+];

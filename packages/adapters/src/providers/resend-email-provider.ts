@@ -1,8 +1,9 @@
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
 import type { Resend } from 'resend';
-import { emailFields } from './email-fields';
-import { httpFailure, lazy, networkFailure, retryAfterMs } from './provider-failure';
+import { defineProvider } from './kit/provider-definition';
+import { emailFields } from './kit/email-fields';
+import { httpFailure, lazy, networkFailure, retryAfterMs } from './kit/provider-failure';
 
 const sdk = lazy(() => import('resend'));
 
@@ -47,3 +48,7 @@ export class ResendEmailProvider implements DeliveryProvider {
     return { providerMessageId: result.data.id, raw: JSON.stringify(result.data) };
   }
 }
+
+export const providers = [
+  defineProvider({ id: 'resend', through: '`resend` (job id as its Idempotency-Key)', create: (kit) => new ResendEmailProvider({ baseUrl: kit.endpoint }) }),
+];

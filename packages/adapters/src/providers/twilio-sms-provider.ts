@@ -1,15 +1,19 @@
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
 import type RequestClient from 'twilio/lib/base/RequestClient';
-import { httpFailure, isNetworkError, lazy, networkFailure } from './provider-failure';
+import { defineProvider } from './kit/provider-definition';
+import { httpFailure, isNetworkError, lazy, networkFailure } from './kit/provider-failure';
 
 // Loaded on first use: the SDK takes seconds to import, and most installations never send SMS.
 const sdk = lazy(async () => {
   const { default: twilio } = await import('twilio');
   /** Twilio's HTTP client with every request sent to another origin (the SDK's documented httpClient hook). */
   class RebasedRequestClient extends twilio.RequestClient {
-    constructor(private readonly baseUrl: string) {
-      super({ timeout: 15_000 });
+    constructor(
+      private readonly baseUrl: string,
+      timeout: number,
+    ) {
+      super({ timeout });
     }
 
     override request<TData>(opts: RequestClient.RequestOptions<TData>) {
@@ -22,7 +26,7 @@ const sdk = lazy(async () => {
 
 /** Twilio Programmable Messaging through the official SDK; `baseUrl` (operator setting) points it elsewhere. */
 export class TwilioSmsProvider implements DeliveryProvider {
-  constructor(private readonly options: { baseUrl?: string } = {}) {}
+  constructor(private readonly options: { baseUrl?: string; timeoutMs?: number } = {}) {}
 
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { accountSid, token } = credentials;
@@ -31,8 +35,8 @@ export class TwilioSmsProvider implements DeliveryProvider {
     const { twilio, RebasedRequestClient } = await sdk();
     const client = twilio(accountSid, token, {
       autoRetry: false,
-      timeout: 15_000,
-      ...(this.options.baseUrl ? { httpClient: new RebasedRequestClient(this.options.baseUrl) } : {}),
+      timeout: this.options.timeoutMs ?? 15_000,
+      ...(this.options.baseUrl ? { httpClient: new RebasedRequestClient(this.options.baseUrl, this.options.timeoutMs ?? 15_000) } : {}),
     });
     try {
       const sent = await client.messages.create({ body: message.body, from: String(message.overrides.from ?? credentials.from), to: message.to.phone! });
@@ -44,3 +48,7 @@ export class TwilioSmsProvider implements DeliveryProvider {
     }
   }
 }
+
+export const providers = [
+  defineProvider({ id: 'twilio', through: '`twilio`', create: (kit) => new TwilioSmsProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+];

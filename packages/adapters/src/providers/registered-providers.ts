@@ -1,0 +1,32 @@
+import type { ProviderDefinition } from './kit/provider-definition';
+import { providers as discordMsteamsMattermost } from './chat-webhook-provider';
+import { providers as fcm } from './fcm-push-provider';
+import { providers as genericSms } from './generic-sms-provider';
+import { providers as nodemailer } from './nodemailer-email-provider';
+import { providers as outbox } from './outbox-provider';
+import { providers as resend } from './resend-email-provider';
+import { providers as sendgrid } from './sendgrid-email-provider';
+import { providers as slack } from './slack-chat-provider';
+import { providers as twilio } from './twilio-sms-provider';
+import { providers as webhooks } from './webhook-provider';
+
+/**
+ * Every provider this build sends through: the one place a provider is registered (a line here for
+ * its file's `providers`). `registered-providers.test.ts` fails when a provider file is left out.
+ */
+export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
+  ...outbox,
+  ...webhooks,
+  // email
+  ...nodemailer,
+  ...sendgrid,
+  ...resend,
+  // sms
+  ...twilio,
+  ...genericSms,
+  // chat
+  ...slack,
+  ...discordMsteamsMattermost,
+  // push
+  ...fcm,
+];
