@@ -1,12 +1,12 @@
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { emailFields } from './kit/email-fields';
 import { defineProvider } from './kit/provider-definition';
 import { guardedAddress, isNetworkError, lazy, networkFailure, redact } from './kit/provider-failure';
 
 const sdk = lazy(async () => (await import('nodemailer')).default);
 
 const TIMEOUT_MS = 15_000;
-type Overrides = { from?: string; senderName?: string; replyTo?: string; cc?: string | string[]; bcc?: string | string[]; headers?: Record<string, string> };
 
 /** SMTP reply codes that mean "this will not work however often you try" (RFC 5321: 5xx), and auth failures. */
 function smtpFailure(error: unknown, secrets: unknown[]): ProviderError {
@@ -46,19 +46,19 @@ export class NodemailerEmailProvider implements DeliveryProvider {
       greetingTimeout: timeout,
       socketTimeout: timeout,
     });
-    const o = message.overrides as Overrides;
-    const from = o.from ?? credentials.from;
-    const senderName = o.senderName ?? credentials.senderName;
+    const f = emailFields(message, credentials);
     try {
       const info = await transport.sendMail({
-        from: senderName && from ? { name: senderName, address: from } : from,
-        to: message.to.email,
-        subject: message.subject ?? '',
-        html: message.body,
-        replyTo: o.replyTo,
-        cc: o.cc,
-        bcc: o.bcc,
-        headers: { ...(o.headers ?? {}), 'X-Herald-Transaction-Id': message.transactionId },
+        from: f.senderName && f.from ? { name: f.senderName, address: f.from } : f.from,
+        to: f.to,
+        subject: f.subject,
+        html: f.html,
+        text: f.text,
+        replyTo: f.replyTo,
+        cc: f.cc,
+        bcc: f.bcc,
+        headers: { ...(f.headers ?? {}), 'X-Herald-Transaction-Id': message.transactionId },
+        attachments: f.attachments,
       });
       if (info.rejected?.length && !info.accepted?.length) {
         throw new ProviderError(`SMTP server rejected the recipient ${message.to.email}`, false, redact(info.response, secrets));

@@ -35,14 +35,17 @@ export class SendGridEmailProvider implements DeliveryProvider {
       const [response] = await mail.send({
         from: f.senderName ? { email: f.from, name: f.senderName } : f.from,
         to: f.to,
-        subject: message.subject ?? '',
-        html: message.body,
+        subject: f.subject,
+        html: f.html,
+        ...(f.text ? { text: f.text } : {}),
         replyTo: f.replyTo,
         cc: f.cc,
         bcc: f.bcc,
         headers: f.headers,
+        ...(f.attachments.length ? { attachments: f.attachments.map((a) => ({ filename: a.filename, type: a.contentType, content: a.content.toString('base64') })) } : {}),
+        ...(f.template ? { templateId: f.template.id, dynamicTemplateData: f.template.data } : {}),
         customArgs: { transactionId: message.transactionId },
-      });
+      } as Parameters<MailService['send']>[0]);
       const id = response.headers['x-message-id'] as string | undefined;
       return { providerMessageId: id, raw: JSON.stringify({ statusCode: response.statusCode, messageId: id }) };
     } catch (error) {
