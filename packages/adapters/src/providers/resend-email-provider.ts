@@ -26,13 +26,14 @@ export class ResendEmailProvider implements DeliveryProvider {
         {
           from: f.senderName ? `${f.senderName} <${f.from}>` : f.from,
           to: f.to,
-          subject: message.subject ?? '',
-          html: message.body,
+          subject: f.subject,
+          ...(f.template ? { template: { id: f.template.id, variables: f.template.data } } : { html: f.html, ...(f.text ? { text: f.text } : {}) }),
           replyTo: f.replyTo,
           cc: f.cc,
           bcc: f.bcc,
           headers: f.headers,
-        },
+          attachments: f.attachments.length ? f.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })) : undefined,
+        } as Parameters<Resend['emails']['send']>[0],
         { idempotencyKey: message.idempotencyKey },
       );
     } catch (error) {

@@ -3,7 +3,7 @@ import { ProviderError } from '@herald/domain';
 import type { WebAPICallError, WebClient as SlackWebClient } from '@slack/web-api';
 import { ChatWebhookProvider } from './chat-webhook-provider';
 import { defineProvider } from './kit/provider-definition';
-import { httpFailure, lazy, networkFailure } from './kit/provider-failure';
+import { httpFailure, lazy, networkFailure, redact } from './kit/provider-failure';
 
 const sdk = lazy(() => import('@slack/web-api'));
 
@@ -16,7 +16,7 @@ function slackFailure(error: WebAPICallError, secrets: unknown[]): ProviderError
     case 'slack_webapi_platform_error': {
       const code = error.data.error;
       const hint = ['invalid_auth', 'not_authed', 'token_revoked', 'account_inactive'].includes(code) ? ' (check the channel connection token)' : '';
-      return new ProviderError(`Slack answered ${code}${hint}`, TRANSIENT.has(code), JSON.stringify(error.data), { code });
+      return new ProviderError(`Slack answered ${code}${hint}`, TRANSIENT.has(code), redact(error.data, secrets), { code });
     }
     case 'slack_webapi_rate_limited_error':
       return new ProviderError('Slack rate limited the call', true, undefined, { code: 'ratelimited', retryAfterMs: error.retryAfter * 1000 });

@@ -1,5 +1,5 @@
 import type { ProviderFake } from '../testing/provider-fake';
-import { emailOverrides } from '../testing/email-overrides';
+import { emailOverrides, wireHeaders } from '../testing/email-overrides';
 import { INVALID, startHttpService } from '../testing/http-service-fake';
 
 const KEY = 'SG.contract-key-1';
@@ -34,7 +34,7 @@ export const fake: ProviderFake = {
             subject: r.json.subject,
             text: r.json.content.find((c: { type: string }) => c.type === 'text/plain')?.value,
             body: r.json.content.find((c: { type: string }) => c.type === 'text/html')?.value,
-            headers: Object.fromEntries(Object.entries(r.json.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+            headers: wireHeaders(r.json.headers),
             attachments: r.json.attachments?.map((a: { filename: string; type: string; content: string }) => ({ filename: a.filename, contentType: a.type, content: a.content })),
           };
         },

@@ -30,3 +30,10 @@ export function emailOverrides(unsupported: Partial<Record<EmailOverride, string
     wire: Object.assign({ subject: 'Order A-1', body: '<p>Order A-1 is on its way</p>' }, ...kept.map(([, o]) => o.wire)),
   };
 }
+
+/** Header names as the wire comparison expects them: lower case (HTTP APIs keep the case they were given). */
+export function wireHeaders(headers: Record<string, unknown> | Array<{ name?: string; Name?: string; value?: string; Value?: string }> | undefined): Record<string, string> {
+  if (!headers) return {};
+  const pairs = Array.isArray(headers) ? headers.map((h) => [h.name ?? h.Name ?? '', h.value ?? h.Value ?? ''] as const) : Object.entries(headers);
+  return Object.fromEntries(pairs.map(([k, v]) => [k.toLowerCase(), String(v)]));
+}

@@ -56,5 +56,5 @@ export interface ProviderFake {
   /** The trigger overrides the contract sends, and what of them must reach the wire. */
   overrides: { given: Record<string, unknown>; wire: Partial<WireMessage> };
   /** Cases the provider's protocol or SDK cannot show, with the reason (the contract skips them, by name). */
-  unsupported?: Partial<Record<'retryAfter' | 'invalidRecipient', string>>;
+  unsupported?: Partial<Record<'messageId' | 'retryAfter' | 'invalidRecipient', string>>;
 }

@@ -13,7 +13,7 @@ const SECRET_FIELDS = /key|secret|password|token|serviceAccount/i;
 /** Every credential value that is a secret, and the parts of a service account that are. */
 function secretsOf(target: Target): string[] {
   const values = Object.entries(target.credentials)
-    .filter(([field, value]) => SECRET_FIELDS.test(field) && typeof value === 'string' && value.length >= 6)
+    .filter(([field, value]) => SECRET_FIELDS.test(field) && !field.endsWith('RequestHeader') && typeof value === 'string' && value.length >= 6)
     .map(([, value]) => value as string);
   const account = target.credentials.serviceAccount;
   if (typeof account === 'string') values.push(JSON.parse(account).private_key.split('\n')[1]);
@@ -76,7 +76,7 @@ export function sendingProviderContract(fixture: ProviderFake): void {
     it('an accepted send returns the message id the service gave', async () => {
       const receipt = await send(fake.target);
       expect(receipt).not.toBeInstanceOf(ProviderError);
-      expect((receipt as ProviderReceipt).providerMessageId).toBe(fake.lastId());
+      expect((receipt as ProviderReceipt).providerMessageId).toBe(fixture.unsupported?.messageId ? undefined : fake.lastId());
       expect(fake.lastWire()).toMatchObject({ to: [expect.stringMatching(/.+/)] });
     });
 
