@@ -6,7 +6,7 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
-  /** The body as JSON, or as form fields, when it is either. */
+  /** The body as JSON, or as form fields (url-encoded or multipart), when it is one of them. */
   json: any;
 }
 
@@ -32,9 +32,28 @@ export interface HttpFake {
   close(): Promise<void>;
 }
 
-function parseBody(body: string, type: string | undefined): unknown {
+/** multipart/form-data as fields (repeated ones as arrays) and files as `{ filename, contentType, content }` (base64). */
+function parseMultipart(raw: Buffer, type: string): Record<string, unknown> {
+  const boundary = /boundary="?([^";]+)"?/.exec(type)?.[1] ?? '';
+  const fields: Record<string, unknown> = {};
+  for (const part of raw.toString('latin1').split(`--${boundary}`).slice(1, -1)) {
+    const [head, ...rest] = part.replace(/^\r\n/, '').split('\r\n\r\n');
+    const content = rest.join('\r\n\r\n').replace(/\r\n$/, '');
+    const name = /name="([^"]*)"/.exec(head)?.[1] ?? '';
+    const filename = /filename="([^"]*)"/.exec(head)?.[1];
+    const value = filename === undefined
+      ? Buffer.from(content, 'latin1').toString('utf8')
+      : { filename, contentType: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] ?? '', content: Buffer.from(content, 'latin1').toString('base64') };
+    const previous = fields[name];
+    fields[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return fields;
+}
+
+function parseBody(body: string, type: string | undefined, raw: Buffer): unknown {
   if (!body) return null;
   if (type?.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(body));
+  if (type?.includes('multipart/form-data')) return parseMultipart(raw, type);
   try {
     return JSON.parse(body);
   } catch {
@@ -49,10 +68,12 @@ export async function startHttpFake(): Promise<HttpFake> {
   const failures: Array<{ prefix: string; count: number; answer: FakeAnswer }> = [];
   const hung = new Set<import('node:http').ServerResponse>();
   const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json: parseBody(body, req.headers['content-type']) };
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
+      const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json: parseBody(body, req.headers['content-type'], raw) };
       requests.push(recorded);
       const failure = failures.find((f) => recorded.path.startsWith(f.prefix) && f.count > 0);
       let answer: FakeAnswer;

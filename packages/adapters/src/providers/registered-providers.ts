@@ -2,11 +2,17 @@ import type { ProviderDefinition } from './kit/provider-definition';
 import { providers as discordMsteamsMattermost } from './chat-webhook-provider';
 import { providers as fcm } from './fcm-push-provider';
 import { providers as genericSms } from './generic-sms-provider';
+import { providers as infobipEmail } from './infobip-email-provider';
+import { providers as mailersend } from './mailersend-email-provider';
+import { providers as mailtrap } from './mailtrap-email-provider';
+import { providers as mandrill } from './mandrill-email-provider';
 import { providers as nodemailer } from './nodemailer-email-provider';
 import { providers as outbox } from './outbox-provider';
+import { providers as plunk } from './plunk-email-provider';
 import { providers as resend } from './resend-email-provider';
 import { providers as sendgrid } from './sendgrid-email-provider';
 import { providers as slack } from './slack-chat-provider';
+import { providers as sparkpost } from './sparkpost-email-provider';
 import { providers as twilio } from './twilio-sms-provider';
 import { providers as webhooks } from './webhook-provider';
 
@@ -21,6 +27,12 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...nodemailer,
   ...sendgrid,
   ...resend,
+  ...mailersend,
+  ...sparkpost,
+  ...mandrill,
+  ...infobipEmail,
+  ...mailtrap,
+  ...plunk,
   // sms
   ...twilio,
   ...genericSms,

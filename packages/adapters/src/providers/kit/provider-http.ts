@@ -6,13 +6,16 @@ export interface ProviderCall {
   method?: string;
   url: string;
   headers?: Record<string, string>;
-  /** Sent as JSON (content-type set); or `body` as it is, with the caller's content-type. */
+  /** Sent as JSON (content-type set); as multipart/form-data; or `body` as it is, with the caller's content-type. */
   json?: unknown;
+  form?: FormData;
   body?: string;
   /** Credential values that must never reach an error message or an execution detail. */
   secrets: unknown[];
   /** The reason a provider gives in an error body (its `message`, `errors[0].detail`...). */
   reason?(body: any): string | undefined;
+  /** Whether another attempt may succeed, for providers whose status codes do not say (Mandrill answers 500 for a bad key). */
+  retryable?(status: number, body: any): boolean | undefined;
 }
 
 export interface ProviderAnswer {
@@ -26,6 +29,14 @@ export interface ProviderAnswer {
 
 // The guarded client's refusals (a private address, a bad URL): no retry will change them.
 const REFUSED = /refused to call|not a valid URL|only http/;
+
+/** The request body and its content type; a form is encoded by the platform's own multipart writer. */
+async function encode(call: ProviderCall): Promise<{ contentType?: string; body?: string | Uint8Array }> {
+  if (call.json !== undefined) return { contentType: 'application/json', body: JSON.stringify(call.json) };
+  if (!call.form) return { body: call.body };
+  const request = new Request('http://form.invalid/', { method: 'POST', body: call.form });
+  return { contentType: request.headers.get('content-type') ?? undefined, body: new Uint8Array(await request.arrayBuffer()) };
+}
 
 function parse(text: string): unknown {
   try {
@@ -42,10 +53,11 @@ function parse(text: string): unknown {
  * transient with their Retry-After, other 4xx permanent. Secrets are redacted everywhere.
  */
 export async function callProvider(http: HttpClient, timeoutMs: number, call: ProviderCall): Promise<ProviderAnswer> {
-  const headers = { ...(call.json !== undefined ? { 'content-type': 'application/json' } : {}), accept: 'application/json', ...call.headers };
+  const encoded = await encode(call);
+  const headers = { ...(encoded.contentType ? { 'content-type': encoded.contentType } : {}), accept: 'application/json', ...call.headers };
   let response;
   try {
-    response = await http.request({ method: call.method ?? 'POST', url: call.url, headers, body: call.json !== undefined ? JSON.stringify(call.json) : call.body, timeoutMs });
+    response = await http.request({ method: call.method ?? 'POST', url: call.url, headers, body: encoded.body, timeoutMs });
   } catch (error) {
     const message = (error as Error).message ?? String(error);
     if (REFUSED.test(message)) throw new ProviderError(redact(message, call.secrets) ?? 'refused', false);
@@ -54,7 +66,9 @@ export async function callProvider(http: HttpClient, timeoutMs: number, call: Pr
   const body = parse(response.body);
   if (response.status >= 300) {
     const reason = (typeof body === 'object' && body !== null && call.reason?.(body)) || `refused the message`;
-    throw httpFailure(response.status, redact(reason, call.secrets) ?? '', response.body, call.secrets, response.headers['retry-after']);
+    const failure = httpFailure(response.status, redact(reason, call.secrets) ?? '', response.body, call.secrets, response.headers['retry-after']);
+    const retryable = call.retryable?.(response.status, body);
+    throw retryable === undefined ? failure : new ProviderError(failure.message, retryable, failure.raw, failure.extra);
   }
   return { status: response.status, headers: response.headers, body, raw: redact(response.body, call.secrets) };
 }
