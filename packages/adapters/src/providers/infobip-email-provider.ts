@@ -1,6 +1,7 @@
 import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
-import { emailFields, mailbox } from './kit/email-fields';
+import { emailFields } from './kit/email-fields';
+import { emailForm } from './kit/email-form';
 import { defineProvider } from './kit/provider-definition';
 import { callProvider } from './kit/provider-http';
 
@@ -21,19 +22,7 @@ export class InfobipEmailProvider implements DeliveryProvider {
     const origin = this.options.baseUrl ?? credentials.baseUrl;
     if (!credentials.apiKey || !origin) throw new ProviderError('the integration needs apiKey and baseUrl', false);
     const f = emailFields(message, credentials);
-    const form = new FormData();
-    form.append('from', mailbox(f.from, f.senderName));
-    form.append('to', f.to);
-    for (const cc of f.cc ?? []) form.append('cc', cc);
-    for (const bcc of f.bcc ?? []) form.append('bcc', bcc);
-    form.append('subject', f.subject);
-    if (f.template) {
-      form.append('templateId', f.template.id);
-      form.append('defaultPlaceholders', JSON.stringify(f.template.data));
-    } else form.append('html', f.html);
-    if (f.text) form.append('text', f.text);
-    if (f.replyTo) form.append('replyTo', f.replyTo);
-    for (const a of f.attachments) form.append('attachment', new Blob([a.content], { type: a.contentType }), a.filename);
+    const form = emailForm(f, { templateId: 'templateId', templateData: 'defaultPlaceholders', replyTo: 'replyTo' });
     const answer = await callProvider(this.http, this.options.timeoutMs, {
       url: `${origin.replace(/\/+$/, '')}/email/3/send`,
       headers: { authorization: `App ${credentials.apiKey}` },

@@ -4,13 +4,19 @@ import { providers as fcm } from './fcm-push-provider';
 import { providers as genericSms } from './generic-sms-provider';
 import { providers as infobipEmail } from './infobip-email-provider';
 import { providers as mailersend } from './mailersend-email-provider';
+import { providers as mailgun } from './mailgun-email-provider';
+import { providers as mailjet } from './mailjet-email-provider';
 import { providers as mailtrap } from './mailtrap-email-provider';
 import { providers as mandrill } from './mandrill-email-provider';
 import { providers as nodemailer } from './nodemailer-email-provider';
 import { providers as outbox } from './outbox-provider';
+import { providers as outlook365 } from './outlook365-email-provider';
 import { providers as plunk } from './plunk-email-provider';
+import { providers as postmark } from './postmark-email-provider';
 import { providers as resend } from './resend-email-provider';
 import { providers as sendgrid } from './sendgrid-email-provider';
+import { providers as sendinblue } from './sendinblue-email-provider';
+import { providers as ses } from './ses-email-provider';
 import { providers as slack } from './slack-chat-provider';
 import { providers as sparkpost } from './sparkpost-email-provider';
 import { providers as twilio } from './twilio-sms-provider';
@@ -25,8 +31,14 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...webhooks,
   // email
   ...nodemailer,
+  ...outlook365,
   ...sendgrid,
   ...resend,
+  ...ses,
+  ...postmark,
+  ...mailgun,
+  ...mailjet,
+  ...sendinblue,
   ...mailersend,
   ...sparkpost,
   ...mandrill,

@@ -1,4 +1,4 @@
-import { emailOverrides } from '../testing/email-overrides';
+import { emailOverrides, parseMailbox } from '../testing/email-overrides';
 import type { ProviderFake } from '../testing/provider-fake';
 import { INVALID, startHttpService } from '../testing/http-service-fake';
 
@@ -24,13 +24,13 @@ export const fake: ProviderFake = {
         serverError: serviceError(500, 'GENERAL_ERROR', 'Something went wrong. Please contact support.'),
         rateLimited: { ...serviceError(429, 'TOO_MANY_REQUESTS', 'Too many requests'), headers: { 'retry-after': '7' } },
         wire: (r) => {
-          const [, name, address] = /^(?:"?([^"<]*)"?\s*<)?([^<>]+)>?$/.exec(r.json.from) ?? [];
+          const from = parseMailbox(r.json.from);
           return {
             to: list(r.json.to)!,
             cc: list(r.json.cc),
             bcc: list(r.json.bcc),
-            from: address,
-            senderName: name?.trim() || undefined,
+            from: from.address,
+            senderName: from.name,
             replyTo: r.json.replyTo,
             subject: r.json.subject,
             body: r.json.html,

@@ -1,4 +1,4 @@
-import { emailOverrides, wireHeaders } from '../testing/email-overrides';
+import { emailOverrides, parseMailbox, wireHeaders } from '../testing/email-overrides';
 import type { ProviderFake } from '../testing/provider-fake';
 import { INVALID, startHttpService } from '../testing/http-service-fake';
 
@@ -24,13 +24,13 @@ export const fake: ProviderFake = {
         serverError: error(500, 'internal_server_error', 'An unexpected error occurred.'),
         rateLimited: { ...error(429, 'rate_limit_exceeded', 'Too many requests. You can only make 2 requests per second.'), headers: { 'retry-after': '7' } },
         wire: (r) => {
-          const [, name, address] = /^(?:"?([^"<]*)"?\s*<)?([^<>]+)>?$/.exec(r.json.from) ?? [];
+          const from = parseMailbox(r.json.from);
           return {
             to: list(r.json.to)!,
             cc: list(r.json.cc),
             bcc: list(r.json.bcc),
-            from: address,
-            senderName: name?.trim() || undefined,
+            from: from.address,
+            senderName: from.name,
             replyTo: list(r.json.reply_to)?.[0],
             subject: r.json.subject,
             body: r.json.html,

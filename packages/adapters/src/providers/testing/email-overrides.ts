@@ -37,3 +37,9 @@ export function wireHeaders(headers: Record<string, unknown> | Array<{ name?: st
   const pairs = Array.isArray(headers) ? headers.map((h) => [h.name ?? h.Name ?? '', h.value ?? h.Value ?? ''] as const) : Object.entries(headers);
   return Object.fromEntries(pairs.map(([k, v]) => [k.toLowerCase(), String(v)]));
 }
+
+/** `"Name" <address>` (or a bare address) as the wire carries it. */
+export function parseMailbox(value: string): { address?: string; name?: string } {
+  const [, name, address] = /^(?:"?([^"<]*)"?\s*<)?([^<>]+)>?$/.exec(value ?? '') ?? [];
+  return { address: address?.trim(), name: name?.trim() || undefined };
+}
