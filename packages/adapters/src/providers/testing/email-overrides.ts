@@ -26,6 +26,7 @@ export type EmailOverride = keyof typeof ALL;
 export function emailOverrides(unsupported: Partial<Record<EmailOverride, string>> = {}): ProviderFake['overrides'] {
   const kept = Object.entries(ALL).filter(([name]) => !(name in unsupported));
   return {
+    unmapped: unsupported as Record<string, string>,
     given: Object.assign({}, ...kept.map(([, o]) => o.given)),
     wire: Object.assign({ subject: 'Order A-1', body: '<p>Order A-1 is on its way</p>' }, ...kept.map(([, o]) => o.wire)),
   };

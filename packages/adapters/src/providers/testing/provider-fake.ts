@@ -54,7 +54,7 @@ export interface ProviderFake {
   channel: OutboundMessage['channel'];
   start(): Promise<RunningProviderFake>;
   /** The trigger overrides the contract sends, and what of them must reach the wire. */
-  overrides: { given: Record<string, unknown>; wire: Partial<WireMessage> };
+  overrides: { given: Record<string, unknown>; wire: Partial<WireMessage>; /** Overrides its API has no place for, with the reason. */ unmapped?: Record<string, string> };
   /** Cases the provider's protocol or SDK cannot show, with the reason (the contract skips them, by name). */
   unsupported?: Partial<Record<'messageId' | 'retryAfter' | 'invalidRecipient', string>>;
 }
