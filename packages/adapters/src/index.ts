@@ -15,6 +15,7 @@ export * from './persistence/sql-event-repository';
 export * from './persistence/sql-job-repository';
 export * from './persistence/sql-digest-repository';
 export * from './persistence/sql-throttle-repository';
+export * from './persistence/sql-send-rate-limiter';
 export * from './persistence/sql-delivery-backlog';
 export * from './database/process-liveness';
 export { isAlive } from './database/postgres-watchdog';

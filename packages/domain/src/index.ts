@@ -120,6 +120,8 @@ export * from './use-cases/delivery/recover-stalled-work';
 export * from './ports/worker-registry';
 export * from './use-cases/delivery/recover-dead-workers';
 export * from './ports/delivery-provider';
+export * from './ports/send-rate-limiter';
+export * from './use-cases/delivery/steps/send-gate';
 export * from './ports/http-client';
 export * from './use-cases/delivery/steps/channel-step-handler';
 export * from './use-cases/delivery/steps/http-request-step-handler';

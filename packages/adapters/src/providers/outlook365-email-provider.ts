@@ -1,4 +1,4 @@
-import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt, SendOptions } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
 import { defineProvider } from './kit/provider-definition';
 import { NodemailerEmailProvider } from './nodemailer-email-provider';
@@ -21,10 +21,14 @@ export class Outlook365EmailProvider implements DeliveryProvider {
     this.smtp = new NodemailerEmailProvider({ allowPrivateNetworks: endpoint !== undefined, timeoutMs: options.timeoutMs });
   }
 
-  send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
+  send(message: OutboundMessage, credentials: Credentials, options?: SendOptions): Promise<ProviderReceipt> {
     const user = credentials.user ?? credentials.from;
     if (!user || !credentials.password) throw new ProviderError('the integration needs from (or user) and password', false);
-    return this.smtp.send(message, { ...credentials, ...this.server, user, secure: false });
+    return this.smtp.send(message, { ...credentials, ...this.server, user, secure: false }, options);
+  }
+
+  close(): Promise<void> {
+    return this.smtp.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt, SendOptions } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
 
 // Past the provider's own timeouts, so an SDK's own (more precise) failure wins when it has one.
@@ -12,12 +12,12 @@ const GRACE_MS = 1_000;
  */
 export function withDeadline(provider: DeliveryProvider, timeoutMs: number): DeliveryProvider {
   return {
-    send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
+    send(message: OutboundMessage, credentials: Credentials, options?: SendOptions): Promise<ProviderReceipt> {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new ProviderError(`no answer from the provider within ${timeoutMs} ms`, true, undefined, { code: 'ETIMEDOUT' })), timeoutMs + GRACE_MS);
       });
-      return Promise.race([provider.send(message, credentials), deadline]).finally(() => clearTimeout(timer));
+      return Promise.race([provider.send(message, credentials, options), deadline]).finally(() => clearTimeout(timer));
     },
   };
 }
