@@ -1,5 +1,6 @@
 import type { ProviderDefinition } from './kit/provider-definition';
 import { providers as discordMsteamsMattermost } from './chat-webhook-provider';
+import { providers as expo } from './expo-push-provider';
 import { providers as fcm } from './fcm-push-provider';
 import { providers as genericSms } from './generic-sms-provider';
 import { providers as infobipEmail } from './infobip-email-provider';
@@ -53,4 +54,5 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...discordMsteamsMattermost,
   // push
   ...fcm,
+  ...expo,
 ];
