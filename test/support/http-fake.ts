@@ -1,4 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -61,13 +62,16 @@ function parseBody(body: string, type: string | undefined, raw: Buffer): unknown
   }
 }
 
-/** A loopback HTTP server speaking whatever provider protocol the routes describe; records every request. */
-export async function startHttpFake(): Promise<HttpFake> {
+/**
+ * A loopback HTTP server speaking whatever provider protocol the routes describe; records every
+ * request. `http2` serves HTTP/2 without TLS (h2c), for services that speak only HTTP/2 (APNs).
+ */
+export async function startHttpFake(options: { http2?: boolean } = {}): Promise<HttpFake> {
   const requests: RecordedRequest[] = [];
   const routes: Array<{ method: string; pattern: RegExp; answer: Route }> = [];
   const failures: Array<{ prefix: string; count: number; answer: FakeAnswer }> = [];
-  const hung = new Set<import('node:http').ServerResponse>();
-  const server: Server = createServer((req, res) => {
+  const hung = new Set<{ destroy(): void }>();
+  const handle = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -84,10 +88,17 @@ export async function startHttpFake(): Promise<HttpFake> {
         const route = routes.find((r) => r.method === recorded.method && r.pattern.test(recorded.path));
         answer = route ? route.answer(recorded) : { status: 404, body: { error: `no fake route for ${recorded.method} ${recorded.path}` } };
       }
-      if (answer.hang) return void hung.add(res);
+      if (answer.hang) return void hung.add('stream' in res ? res.stream : res);
       const text = answer.body === undefined ? '' : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(text);
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+      res.end(text);
     });
+  };
+  const sessions = new Set<Http2Session>();
+  const server = options.http2 ? createHttp2Server(handle) : createServer(handle);
+  server.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -103,7 +114,8 @@ export async function startHttpFake(): Promise<HttpFake> {
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of hung) res.destroy();
-        server.closeAllConnections();
+        for (const session of sessions) session.destroy();
+        if ('closeAllConnections' in server) server.closeAllConnections();
         server.close(() => resolve());
       }),
   };

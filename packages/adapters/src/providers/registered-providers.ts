@@ -1,4 +1,5 @@
 import type { ProviderDefinition } from './kit/provider-definition';
+import { providers as apns } from './apns-push-provider';
 import { providers as discordMsteamsMattermost } from './chat-webhook-provider';
 import { providers as expo } from './expo-push-provider';
 import { providers as fcm } from './fcm-push-provider';
@@ -55,4 +56,5 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   // push
   ...fcm,
   ...expo,
+  ...apns,
 ];

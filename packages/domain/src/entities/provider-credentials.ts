@@ -72,7 +72,7 @@ const FIELDS: Record<string, readonly string[]> = {
   'cm-telecom': ['apiKey', 'from'],
   // push
   fcm: ['serviceAccount'],
-  apns: ['secretKey', 'apiKey', 'applicationId'],
+  apns: ['secretKey', 'apiKey', 'projectName', 'applicationId', '?secure'],
   expo: ['apiKey'],
   'one-signal': ['applicationId', 'apiKey'],
   pushpad: ['apiKey', 'applicationId'],

@@ -21,6 +21,8 @@ export interface HttpServiceSpec {
   rateLimited: FakeAnswer;
   /** What the request carries, in the channel's terms. */
   wire(request: RecordedRequest): WireMessage;
+  /** Serve HTTP/2 without TLS (h2c), for services that speak nothing else (APNs). */
+  http2?: boolean;
   /** Other routes the SDK calls first (an OAuth token, say). */
   extraRoutes?(fake: HttpFake): void;
 }
@@ -43,7 +45,7 @@ function echoing(answer: FakeAnswer, request: RecordedRequest): FakeAnswer {
 
 /** A loopback HTTP fake of one provider's API that answers like the service: it checks the key and the recipient itself. */
 export async function startHttpService(spec: HttpServiceSpec, targets: HttpServiceTargets): Promise<RunningProviderFake> {
-  const fake = await startHttpFake();
+  const fake = await startHttpFake({ http2: spec.http2 });
   const accepted: Array<{ id: string; wire: WireMessage }> = [];
   spec.extraRoutes?.(fake);
   fake.route(spec.method ?? 'POST', spec.path, (request) => {
