@@ -11,6 +11,7 @@ import { providers as mailjet } from './mailjet-email-provider';
 import { providers as mailtrap } from './mailtrap-email-provider';
 import { providers as mandrill } from './mandrill-email-provider';
 import { providers as nodemailer } from './nodemailer-email-provider';
+import { providers as oneSignal } from './one-signal-push-provider';
 import { providers as outbox } from './outbox-provider';
 import { providers as outlook365 } from './outlook365-email-provider';
 import { providers as plunk } from './plunk-email-provider';
@@ -57,4 +58,5 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...fcm,
   ...expo,
   ...apns,
+  ...oneSignal,
 ];

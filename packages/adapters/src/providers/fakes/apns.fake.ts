@@ -2,6 +2,7 @@ import { generateKeyPairSync, verify } from 'node:crypto';
 import type { RecordedRequest } from '../../../../../test/support/http-fake';
 import type { ProviderFake } from '../testing/provider-fake';
 import { INVALID, startHttpService } from '../testing/http-service-fake';
+import { pushOverrides } from '../testing/push-overrides';
 
 const p8 = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const account = p8();
@@ -28,10 +29,7 @@ function signedByAccount(r: RecordedRequest): boolean {
 export const fake: ProviderFake = {
   id: 'apns',
   channel: 'push',
-  overrides: {
-    given: { title: 'Shipped', data: { orderId: 'A-1' }, sound: 'chime', badge: 3 },
-    wire: { body: 'Order A-1 is on its way', extra: { title: 'Shipped', data: { orderId: 'A-1' }, sound: 'chime', badge: 3 } },
-  },
+  overrides: pushOverrides(),
   unsupported: { retryAfter: 'APNs answers 429 TooManyRequests with no Retry-After: it is transient with the policy backoff' },
   start: () =>
     startHttpService(

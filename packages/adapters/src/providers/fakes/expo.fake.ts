@@ -1,5 +1,6 @@
 import type { ProviderFake } from '../testing/provider-fake';
 import { INVALID, startHttpService } from '../testing/http-service-fake';
+import { pushOverrides } from '../testing/push-overrides';
 
 const TOKEN = 'expo-contract-access-token-1';
 const target = { to: { deviceTokens: ['ExponentPushToken[device-1]'] }, credentials: { apiKey: TOKEN } };
@@ -9,10 +10,7 @@ const failure = (status: number, code: string, message: string) => ({ status, bo
 export const fake: ProviderFake = {
   id: 'expo',
   channel: 'push',
-  overrides: {
-    given: { title: 'Shipped', data: { orderId: 'A-1' }, sound: 'default', badge: 3 },
-    wire: { body: 'Order A-1 is on its way', extra: { title: 'Shipped', data: { orderId: 'A-1' }, sound: 'default', badge: 3 } },
-  },
+  overrides: pushOverrides(),
   start: () =>
     startHttpService(
       {
