@@ -21,6 +21,7 @@ import { providers as sendgrid } from './sendgrid-email-provider';
 import { providers as sendinblue } from './sendinblue-email-provider';
 import { providers as ses } from './ses-email-provider';
 import { providers as slack } from './slack-chat-provider';
+import { providers as sns } from './sns-sms-provider';
 import { providers as sparkpost } from './sparkpost-email-provider';
 import { providers as twilio } from './twilio-sms-provider';
 import { providers as webhooks } from './webhook-provider';
@@ -51,6 +52,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   // sms
   ...twilio,
   ...genericSms,
+  ...sns,
   // chat
   ...slack,
   ...discordMsteamsMattermost,

@@ -1,15 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { ProviderError } from '@herald/domain';
 import type { SendEmailCommandInput, SESv2Client } from '@aws-sdk/client-sesv2';
-import { LRUCache } from 'lru-cache';
+import { AwsClients, awsFailure } from './kit/aws-clients';
 import { emailFields, mailbox } from './kit/email-fields';
 import { defineProvider } from './kit/provider-definition';
-import { httpFailure, lazy, networkFailure } from './kit/provider-failure';
+import { lazy } from './kit/provider-failure';
 
 const sdk = lazy(() => import('@aws-sdk/client-sesv2'));
-
-type AwsError = { name?: string; message?: string; $metadata?: { httpStatusCode?: number }; $response?: { headers?: Record<string, string> } };
 
 /**
  * Amazon SES through the AWS SDK v3 SESv2 client (SendEmail): simple content with headers and
@@ -18,16 +14,15 @@ type AwsError = { name?: string; message?: string; $metadata?: { httpStatusCode?
  * kept per account and region: building one costs more than a send.
  */
 export class SesEmailProvider implements DeliveryProvider {
-  private readonly clients = new LRUCache<string, SESv2Client>({ max: 100, dispose: (client) => client.destroy() });
+  private readonly clients: AwsClients<SESv2Client>;
 
-  constructor(private readonly options: { baseUrl?: string; timeoutMs: number }) {}
+  constructor(options: { baseUrl?: string; timeoutMs: number }) {
+    this.clients = new AwsClients(async (config) => new (await sdk()).SESv2Client(config), options);
+  }
 
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    const { apiKey, secretKey, region } = credentials;
-    if (!apiKey || !secretKey || !region) throw new ProviderError('the integration needs apiKey (access key id), secretKey and region', false);
-    const secrets = [secretKey];
     const { SendEmailCommand } = await sdk();
-    const client = await this.client(apiKey, secretKey, region);
+    const { client, secrets } = await this.clients.forCredentials(credentials);
     const f = emailFields(message, credentials);
     const input: SendEmailCommandInput = {
       FromEmailAddress: mailbox(f.from, f.senderName),
@@ -49,27 +44,8 @@ export class SesEmailProvider implements DeliveryProvider {
       const sent = await client.send(new SendEmailCommand(input));
       return { providerMessageId: sent.MessageId, raw: JSON.stringify({ MessageId: sent.MessageId }) };
     } catch (error) {
-      const e = error as AwsError;
-      const status = e.$metadata?.httpStatusCode;
-      if (!status) throw networkFailure(e, secrets);
-      throw httpFailure(status, `${e.name}: ${e.message}`, { name: e.name, message: e.message }, secrets, e.$response?.headers?.['retry-after']);
+      throw awsFailure(error, secrets);
     }
-  }
-
-  private async client(accessKeyId: string, secretAccessKey: string, region: string): Promise<SESv2Client> {
-    const key = createHash('sha256').update(`${accessKeyId}\n${secretAccessKey}\n${region}`).digest('hex');
-    const cached = this.clients.get(key);
-    if (cached) return cached;
-    const { SESv2Client } = await sdk();
-    const client = new SESv2Client({
-      region,
-      credentials: { accessKeyId, secretAccessKey },
-      ...(this.options.baseUrl ? { endpoint: this.options.baseUrl } : {}),
-      maxAttempts: 1,
-      requestHandler: { requestTimeout: this.options.timeoutMs, connectionTimeout: this.options.timeoutMs },
-    });
-    this.clients.set(key, client);
-    return client;
   }
 
   async close(): Promise<void> {

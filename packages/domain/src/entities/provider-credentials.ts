@@ -38,7 +38,7 @@ const FIELDS: Record<string, readonly string[]> = {
   plivo: ['accountSid', 'token', 'from'],
   sms77: ['apiKey', 'from'],
   'sms-central': ['user', 'password', 'from'],
-  sns: ['apiKey', 'secretKey', 'region'],
+  sns: ['apiKey', 'secretKey', 'region', '?from'],
   telnyx: ['apiKey', 'from'],
   twilio: ['accountSid', 'token', 'from'],
   gupshup: ['user', 'password'],
