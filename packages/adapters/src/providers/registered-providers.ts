@@ -23,6 +23,7 @@ import { providers as ses } from './ses-email-provider';
 import { providers as slack } from './slack-chat-provider';
 import { providers as sns } from './sns-sms-provider';
 import { providers as sparkpost } from './sparkpost-email-provider';
+import { providers as telegram } from './telegram-chat-provider';
 import { providers as twilio } from './twilio-sms-provider';
 import { providers as webhooks } from './webhook-provider';
 
@@ -56,6 +57,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   // chat
   ...slack,
   ...discordMsteamsMattermost,
+  ...telegram,
   // push
   ...fcm,
   ...expo,
