@@ -24,6 +24,7 @@ import { providers as slack } from './slack-chat-provider';
 import { providers as sns } from './sns-sms-provider';
 import { providers as sparkpost } from './sparkpost-email-provider';
 import { providers as telegram } from './telegram-chat-provider';
+import { providers as telnyx } from './telnyx-sms-provider';
 import { providers as twilio } from './twilio-sms-provider';
 import { providers as webhooks } from './webhook-provider';
 
@@ -54,6 +55,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...twilio,
   ...genericSms,
   ...sns,
+  ...telnyx,
   // chat
   ...slack,
   ...discordMsteamsMattermost,

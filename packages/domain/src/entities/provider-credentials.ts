@@ -39,7 +39,7 @@ const FIELDS: Record<string, readonly string[]> = {
   sms77: ['apiKey', 'from'],
   'sms-central': ['user', 'password', 'from'],
   sns: ['apiKey', 'secretKey', 'region', '?from'],
-  telnyx: ['apiKey', 'from'],
+  telnyx: ['apiKey', 'from', '?messageProfileId'],
   twilio: ['accountSid', 'token', 'from'],
   gupshup: ['user', 'password'],
   firetext: ['apiKey', 'from'],
