@@ -76,8 +76,8 @@ describe('email and sms through the built-in outbox sinks', () => {
     const [row] = await waitFor(() => jobs('tx-failover'));
     expect(row.status).toBe('completed');
     expect(row.details).toEqual([
-      'provider error: email-webhook (flaky): webhook answered 503 (attempt 1, retrying in 200 ms)',
-      'provider error: email-webhook (flaky): webhook answered 503 (attempt 2, retrying in 400 ms)',
+      'provider error: email-webhook (flaky): answered 503: webhook refused the message [503] (attempt 1, retrying in 200 ms)',
+      'provider error: email-webhook (flaky): answered 503: webhook refused the message [503] (attempt 2, retrying in 400 ms)',
       'sent via email-webhook (flaky), message id hook-1',
     ]);
     expect(received.filter((r) => r.path === '/flaky')).toHaveLength(3);

@@ -77,9 +77,10 @@ function providerEndpoints(value: string | undefined): Record<string, string> {
   } catch {
     parsed = null;
   }
-  const valid = (url: unknown) => typeof url === 'string' && /^https?:\/\/[^/]/.test(url);
+  // SMTP providers (outlook365) take an smtp:// host instead of an API base URL.
+  const valid = (url: unknown) => typeof url === 'string' && /^(https?|smtps?):\/\/[^/]/.test(url);
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every(valid)) {
-    throw new Error(`HERALD_PROVIDER_ENDPOINTS must be a JSON object of provider id to http(s) base URL, got '${value}'`);
+    throw new Error(`HERALD_PROVIDER_ENDPOINTS must be a JSON object of provider id to http(s) base URL (smtp:// for SMTP providers), got '${value}'`);
   }
   return Object.fromEntries(Object.entries(parsed).map(([id, url]) => [id, (url as string).replace(/\/+$/, '')]));
 }

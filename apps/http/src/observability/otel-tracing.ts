@@ -119,13 +119,13 @@ export function startOtelTracing(_endpoint: string, serviceName: string): Tracin
       const target = inner.get(providerId);
       if (!target) return null;
       return Object.assign(Object.create(target) as DeliveryProvider, {
-        send(message: Parameters<DeliveryProvider['send']>[0], credentials: Parameters<DeliveryProvider['send']>[1]) {
+        send(message: Parameters<DeliveryProvider['send']>[0], credentials: Parameters<DeliveryProvider['send']>[1], options?: Parameters<DeliveryProvider['send']>[2]) {
           const parent = context.active();
           const span = tracer.startSpan(`herald.provider ${providerId}`, {
             kind: SpanKind.CLIENT,
             attributes: { 'herald.provider_id': providerId, 'herald.channel': message.channel, 'herald.transaction_id': message.transactionId },
           }, parent);
-          return inSpan(span, parent, () => target.send(message, credentials));
+          return inSpan(span, parent, () => target.send(message, credentials, options));
         },
       });
     },

@@ -1,4 +1,4 @@
-import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt, ProviderRegistry } from '@herald/domain';
+import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt, ProviderRegistry, SendOptions } from '@herald/domain';
 
 /** Told about every provider call when it ends. */
 export type ProviderCallListener = (providerId: string, seconds: number, error: unknown) => void;
@@ -23,10 +23,10 @@ export class TimedProviderRegistry implements ProviderRegistry {
     const listener = this.listener;
     // Anything else the provider offers is reached through the prototype, unchanged.
     return Object.assign(Object.create(target) as DeliveryProvider, {
-      async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
+      async send(message: OutboundMessage, credentials: Credentials, options?: SendOptions): Promise<ProviderReceipt> {
         const started = performance.now();
         try {
-          const receipt = await target.send(message, credentials);
+          const receipt = await target.send(message, credentials, options);
           listener(providerId, (performance.now() - started) / 1000, null);
           return receipt;
         } catch (error) {

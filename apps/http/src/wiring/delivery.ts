@@ -7,6 +7,7 @@ import {
   SqlDigestRepository,
   SqlEventRepository,
   SqlJobRepository,
+  SqlSendRateLimiter,
   SqlThrottleRepository,
   SqlWorkerRegistry,
   StaticProviderRegistry,
@@ -34,6 +35,8 @@ import {
   RecoverDeadWorkers,
   RecoverStalledWork,
   RunNotifications,
+  SendGate,
+  SendRateLimiter,
   StartDeliveryWorkers,
   SubscriberRepository,
   TenancyRepository,
@@ -61,6 +64,10 @@ export const delivery: Wiring = (bind, { db, boss, logger, config, observability
   bind.value(JobRepository, new SqlJobRepository(db.workerPool, queue, workers.workerId));
   bind.value(DigestRepository, new SqlDigestRepository(db.workerPool));
   bind.value(ThrottleRepository, new SqlThrottleRepository(db.workerPool));
+  // Integrations' send rates hold across processes (a slot row per integration in PostgreSQL).
+  bind.value(SendRateLimiter, new SqlSendRateLimiter(db.workerPool));
+  // One gate per process: it holds each integration's connection permits.
+  bind.factory(SendGate, [SendRateLimiter], (limiter) => new SendGate(limiter));
 
   const http = new GuardedHttpClient(config.allowPrivateNetworks);
   bind.value(HttpClient, http);
@@ -74,9 +81,9 @@ export const delivery: Wiring = (bind, { db, boss, logger, config, observability
   const sinks = new Set(providerCatalogue(config.serviceName).builtIns.filter((b) => b.channel !== 'in_app').map((b) => b.providerId));
   bind.factory(
     RunNotifications,
-    [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository, SubscriberRepository, ChannelConnectionRepository, DigestRepository, ThrottleRepository, BridgeStepRunner, all(DeliveryObserver)],
-    (jobs, integrations, providers, httpClient, tenancy, subscribers, chatRoutes, digests, throttles, bridge, observers) => {
-      const channel: ChannelDelivery = { integrations, providers, tenancy, subscribers, sinks, defaultPolicy: config.retryPolicy, chatRoutes };
+    [JobRepository, IntegrationRepository, ProviderRegistry, HttpClient, TenancyRepository, SubscriberRepository, ChannelConnectionRepository, DigestRepository, ThrottleRepository, BridgeStepRunner, SendGate, all(DeliveryObserver)],
+    (jobs, integrations, providers, httpClient, tenancy, subscribers, chatRoutes, digests, throttles, bridge, gate, observers) => {
+      const channel: ChannelDelivery = { integrations, providers, tenancy, subscribers, sinks, defaultPolicy: config.retryPolicy, chatRoutes, gate };
       const handlers = observability.stepHandlers({
         in_app: new InAppStepHandler(config.serviceName),
         email: new ChannelStepHandler('email', channel),

@@ -1,6 +1,7 @@
 import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { OutboundRefusedError, ProviderError } from '@herald/domain';
-import { httpFailure, networkFailure, redact } from './provider-failure';
+import { ProviderError } from '@herald/domain';
+import { defineProvider } from './kit/provider-definition';
+import { callProvider } from './kit/provider-http';
 
 export type ChatWebhookFormat = 'slack' | 'discord' | 'msteams' | 'mattermost';
 
@@ -30,28 +31,25 @@ export class ChatWebhookProvider implements DeliveryProvider {
   constructor(
     private readonly http: HttpClient,
     private readonly format: ChatWebhookFormat,
+    private readonly timeoutMs = 15_000,
   ) {}
 
   async send(message: OutboundMessage, _credentials: Credentials): Promise<ProviderReceipt> {
     const url = message.to.webhookUrl;
     if (!url) throw new ProviderError(`subscriber ${message.to.subscriberId} has no ${this.format} webhook URL`, false);
-    // The webhook URL is itself the secret.
-    const secrets = [url, new URL(url).pathname];
     const target = this.format === 'discord' ? `${url}${url.includes('?') ? '&' : '?'}wait=true` : url;
-    let response;
-    try {
-      response = await this.http.request({ method: 'POST', url: target, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload(this.format, message.body, message.overrides)), timeoutMs: 15_000 });
-    } catch (error) {
-      if (error instanceof OutboundRefusedError) throw new ProviderError(redact(error.message, secrets) ?? 'refused', false);
-      throw networkFailure(error, secrets);
-    }
-    if (response.status >= 300) throw httpFailure(response.status, `${this.format} webhook refused the message`, response.body, secrets, response.headers['retry-after']);
-    let id: string | undefined;
-    try {
-      id = (JSON.parse(response.body) as { id?: string }).id;
-    } catch {
-      id = undefined;
-    }
-    return { providerMessageId: id, raw: redact(response.body, secrets) };
+    const answer = await callProvider(this.http, this.timeoutMs, {
+      url: target,
+      json: payload(this.format, message.body, message.overrides),
+      // The webhook URL is itself the secret.
+      secrets: [url, new URL(url).pathname],
+      reason: () => `${this.format} webhook refused the message`,
+    });
+    const id = (answer.body as { id?: unknown } | null)?.id;
+    return { providerMessageId: typeof id === 'string' ? id : undefined, raw: answer.raw };
   }
 }
+
+export const providers = (['discord', 'msteams', 'mattermost'] as const).map((format) =>
+  defineProvider({ id: format, through: "the service's incoming webhook", create: (kit) => new ChatWebhookProvider(kit.http, format, kit.timeoutMs) }),
+);

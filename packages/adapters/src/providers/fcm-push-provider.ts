@@ -4,8 +4,9 @@ import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } 
 import { ProviderError } from '@herald/domain';
 import type { App, Credential } from 'firebase-admin/app';
 import type { Message } from 'firebase-admin/messaging';
-import { endpointAgent } from './endpoint-agent';
-import { lazy, redact } from './provider-failure';
+import { defineProvider } from './kit/provider-definition';
+import { endpointAgent } from './kit/endpoint-agent';
+import { lazy, redact } from './kit/provider-failure';
 
 const sdk = lazy(async () => ({ ...(await import('firebase-admin/app')), ...(await import('firebase-admin/messaging')), JWT: (await import('google-auth-library')).JWT }));
 
@@ -116,3 +117,7 @@ export class FcmPushProvider implements DeliveryProvider {
     this.apps.clear();
   }
 }
+
+export const providers = [
+  defineProvider({ id: 'fcm', through: '`firebase-admin`, one send per device token', create: (kit) => new FcmPushProvider({ baseUrl: kit.endpoint }) }),
+];

@@ -1,6 +1,7 @@
 import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { OutboundRefusedError, ProviderError } from '@herald/domain';
-import { httpFailure, networkFailure, redact } from './provider-failure';
+import { ProviderError } from '@herald/domain';
+import { defineProvider } from './kit/provider-definition';
+import { callProvider } from './kit/provider-http';
 
 /** Reads `a.b.c` out of a JSON answer. */
 function at(value: unknown, path: string): unknown {
@@ -13,29 +14,28 @@ function at(value: unknown, path: string): unknown {
  * reads the message id at `idPath` (default `id`) of the answer. Through the guarded HTTP client.
  */
 export class GenericSmsProvider implements DeliveryProvider {
-  constructor(private readonly http: HttpClient) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly timeoutMs = 15_000,
+  ) {}
 
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { baseUrl, apiKeyRequestHeader, apiKey, secretKeyRequestHeader, secretKey } = credentials as Credentials & Record<string, string | undefined>;
     if (!baseUrl || !apiKeyRequestHeader || !apiKey) throw new ProviderError('the integration needs baseUrl, apiKeyRequestHeader and apiKey', false);
-    const secrets = [apiKey, secretKey];
-    const headers: Record<string, string> = { 'content-type': 'application/json', [apiKeyRequestHeader]: apiKey, 'idempotency-key': message.idempotencyKey };
+    const headers: Record<string, string> = { [apiKeyRequestHeader]: apiKey, 'idempotency-key': message.idempotencyKey };
     if (secretKeyRequestHeader && secretKey) headers[secretKeyRequestHeader] = secretKey;
-    const body = JSON.stringify({ to: message.to.phone, from: message.overrides.from ?? credentials.from, content: message.body, transactionId: message.transactionId });
-    let response;
-    try {
-      response = await this.http.request({ method: 'POST', url: baseUrl, headers, body, timeoutMs: 15_000 });
-    } catch (error) {
-      if (error instanceof OutboundRefusedError) throw new ProviderError(error.message, false);
-      throw networkFailure(error, secrets);
-    }
-    if (response.status >= 300) throw httpFailure(response.status, 'the SMS gateway refused the message', response.body, secrets, response.headers['retry-after']);
-    let id: unknown;
-    try {
-      id = at(JSON.parse(response.body), String(credentials.idPath ?? 'id'));
-    } catch {
-      id = undefined;
-    }
-    return { providerMessageId: id === undefined || id === null ? undefined : String(id), raw: redact(response.body, secrets) };
+    const answer = await callProvider(this.http, this.timeoutMs, {
+      url: baseUrl,
+      headers,
+      json: { to: message.to.phone, from: message.overrides.from ?? credentials.from, content: message.body, transactionId: message.transactionId },
+      secrets: [apiKey, secretKey],
+      reason: () => 'the SMS gateway refused the message',
+    });
+    const id = at(answer.body, String(credentials.idPath ?? 'id'));
+    return { providerMessageId: id === undefined || id === null ? undefined : String(id), raw: answer.raw };
   }
 }
+
+export const providers = [
+  defineProvider({ id: 'generic-sms', through: 'JSON POST to any gateway', create: (kit) => new GenericSmsProvider(kit.http, kit.timeoutMs) }),
+];

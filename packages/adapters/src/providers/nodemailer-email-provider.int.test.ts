@@ -12,7 +12,10 @@ const message = outboundEmail;
 beforeAll(async () => {
   smtp = await startSmtpFake({ user: 'mailer', password: 'smtp-secret-1' });
 });
-afterAll(() => smtp?.close());
+afterAll(async () => {
+  await provider.close();
+  await smtp?.close();
+});
 
 describe('NodemailerEmailProvider against a real SMTP server', () => {
   it('delivers the rendered message, with the trigger overrides, and returns the message id', async () => {

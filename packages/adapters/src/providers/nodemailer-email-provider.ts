@@ -1,13 +1,17 @@
-import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { createHash } from 'node:crypto';
+import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt, SendOptions } from '@herald/domain';
+import { LRUCache } from 'lru-cache';
+import type { Transporter } from 'nodemailer';
 import { ProviderError } from '@herald/domain';
-import { guardedAddress, isNetworkError, lazy, networkFailure, redact } from './provider-failure';
+import { emailFields } from './kit/email-fields';
+import { defineProvider } from './kit/provider-definition';
+import { guardedAddress, isNetworkError, lazy, networkFailure, redact } from './kit/provider-failure';
 
 const sdk = lazy(async () => (await import('nodemailer')).default);
 
 const TIMEOUT_MS = 15_000;
-type Address = string | { name?: string; address: string };
-/** The trigger's overrides, or nodemailer's own message fields as a bridge's code returns them (addresses may be objects). */
-type Overrides = { from?: Address; senderName?: string; replyTo?: Address | Address[]; cc?: Address | Address[]; bcc?: Address | Address[]; headers?: Record<string, string> };
+// nodemailer's own default pool size, for integrations that set no maxConcurrentSends.
+const DEFAULT_CONNECTIONS = 5;
 
 /** SMTP reply codes that mean "this will not work however often you try" (RFC 5321: 5xx), and auth failures. */
 function smtpFailure(error: unknown, secrets: unknown[]): ProviderError {
@@ -25,16 +29,54 @@ function smtpFailure(error: unknown, secrets: unknown[]): ProviderError {
  * the integration. The host is resolved and checked against private networks before connecting.
  */
 export class NodemailerEmailProvider implements DeliveryProvider {
+  // One pool of connections per SMTP account (server, login, TLS settings), kept between sends.
+  private readonly pools = new LRUCache<string, Transporter>({ max: 100, dispose: (transport) => transport.close() });
+
   constructor(private readonly options: { allowPrivateNetworks: boolean; timeoutMs?: number }) {}
 
-  async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    const { host, port, user, password } = credentials;
+  async send(message: OutboundMessage, credentials: Credentials, sendOptions: SendOptions = {}): Promise<ProviderReceipt> {
+    const { host, port, password } = credentials;
     if (!host || !port) throw new ProviderError('the integration has no SMTP host or port', false);
     const secrets = [password];
     const address = await guardedAddress(host, this.options.allowPrivateNetworks);
+    const transport = await this.pool(address, credentials, sendOptions.maxConnections ?? DEFAULT_CONNECTIONS);
+    const f = emailFields(message, credentials);
+    try {
+      const info = await transport.sendMail({
+        from: f.senderName && f.from ? { name: f.senderName, address: f.from } : f.from,
+        to: f.to,
+        subject: f.subject,
+        html: f.html,
+        text: f.text,
+        replyTo: f.replyTo,
+        cc: f.cc,
+        bcc: f.bcc,
+        headers: { ...(f.headers ?? {}), 'X-Herald-Transaction-Id': message.transactionId },
+        attachments: f.attachments,
+      });
+      if (info.rejected?.length && !info.accepted?.length) {
+        throw new ProviderError(`SMTP server rejected the recipient ${message.to.email}`, false, redact(info.response, secrets));
+      }
+      return { providerMessageId: info.messageId, raw: redact(JSON.stringify({ response: info.response, accepted: info.accepted, rejected: info.rejected }), secrets) };
+    } catch (error) {
+      throw error instanceof ProviderError ? error : smtpFailure(error, secrets);
+    }
+  }
+
+  /** The account's pooled transport with `maxConnections` connections (a new pool when that changes). */
+  private async pool(address: string, credentials: Credentials, maxConnections: number): Promise<Transporter> {
+    const { host, port, user, password } = credentials;
+    const account = JSON.stringify([address, host, port, user, password, credentials.secure, credentials.requireTls, credentials.ignoreTls, credentials.tlsOptions, maxConnections]);
+    const key = createHash('sha256').update(account).digest('hex');
+    const cached = this.pools.get(key);
+    if (cached) return cached;
     const timeout = this.options.timeoutMs ?? TIMEOUT_MS;
     const nodemailer = await sdk();
     const transport = nodemailer.createTransport({
+      pool: true,
+      maxConnections,
+      // A connection is renewed after this many messages (nodemailer's default is 100).
+      maxMessages: 1_000,
       host: address,
       port: Number(port),
       secure: credentials.secure ?? Number(port) === 465,
@@ -47,28 +89,20 @@ export class NodemailerEmailProvider implements DeliveryProvider {
       greetingTimeout: timeout,
       socketTimeout: timeout,
     });
-    const o = message.overrides as Overrides;
-    const from = o.from ?? credentials.from;
-    const senderName = o.senderName ?? credentials.senderName;
-    try {
-      const info = await transport.sendMail({
-        from: senderName && typeof from === 'string' ? { name: senderName, address: from } : from,
-        to: message.to.email,
-        subject: message.subject ?? '',
-        html: message.body,
-        replyTo: o.replyTo,
-        cc: o.cc,
-        bcc: o.bcc,
-        headers: { ...(o.headers ?? {}), 'X-Herald-Transaction-Id': message.transactionId },
-      });
-      if (info.rejected?.length && !info.accepted?.length) {
-        throw new ProviderError(`SMTP server rejected the recipient ${message.to.email}`, false, redact(info.response, secrets));
-      }
-      return { providerMessageId: info.messageId, raw: redact(JSON.stringify({ response: info.response, accepted: info.accepted, rejected: info.rejected }), secrets) };
-    } catch (error) {
-      throw error instanceof ProviderError ? error : smtpFailure(error, secrets);
-    } finally {
-      transport.close();
-    }
+    this.pools.set(key, transport);
+    return transport;
+  }
+
+  /** Closes every pooled connection. */
+  async close(): Promise<void> {
+    this.pools.clear();
   }
 }
+
+export const providers = [
+  defineProvider({
+    id: 'nodemailer',
+    through: 'SMTP (`nodemailer`)',
+    create: (kit) => new NodemailerEmailProvider({ allowPrivateNetworks: kit.allowPrivateNetworks, timeoutMs: kit.timeoutMs }),
+  }),
+];

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryProvider, ProviderReceipt } from '@herald/domain';
+import { defineProvider } from './kit/provider-definition';
 
 /**
  * The built-in development sinks (`<service>-email`, `<service>-sms`): nothing leaves the machine.
@@ -10,3 +11,8 @@ export class OutboxProvider implements DeliveryProvider {
     return { providerMessageId: `outbox-${randomUUID()}` };
   }
 }
+
+export const providers = [
+  defineProvider({ id: 'svc-email', through: 'the development outbox (nothing leaves the machine)', create: () => new OutboxProvider() }),
+  defineProvider({ id: 'svc-sms', through: 'the development outbox (nothing leaves the machine)', create: () => new OutboxProvider() }),
+];

@@ -1,8 +1,9 @@
 import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
 import type { Resend } from 'resend';
-import { emailFields } from './email-fields';
-import { httpFailure, lazy, networkFailure, retryAfterMs } from './provider-failure';
+import { defineProvider } from './kit/provider-definition';
+import { emailFields } from './kit/email-fields';
+import { httpFailure, lazy, networkFailure, retryAfterMs } from './kit/provider-failure';
 
 const sdk = lazy(() => import('resend'));
 
@@ -25,13 +26,14 @@ export class ResendEmailProvider implements DeliveryProvider {
         {
           from: f.senderName ? `${f.senderName} <${f.from}>` : f.from,
           to: f.to,
-          subject: message.subject ?? '',
-          html: message.body,
+          subject: f.subject,
+          ...(f.template ? { template: { id: f.template.id, variables: f.template.data } } : { html: f.html, ...(f.text ? { text: f.text } : {}) }),
           replyTo: f.replyTo,
           cc: f.cc,
           bcc: f.bcc,
           headers: f.headers,
-        },
+          attachments: f.attachments.length ? f.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })) : undefined,
+        } as Parameters<Resend['emails']['send']>[0],
         { idempotencyKey: message.idempotencyKey },
       );
     } catch (error) {
@@ -47,3 +49,7 @@ export class ResendEmailProvider implements DeliveryProvider {
     return { providerMessageId: result.data.id, raw: JSON.stringify(result.data) };
   }
 }
+
+export const providers = [
+  defineProvider({ id: 'resend', through: '`resend` (job id as its Idempotency-Key)', create: (kit) => new ResendEmailProvider({ baseUrl: kit.endpoint }) }),
+];

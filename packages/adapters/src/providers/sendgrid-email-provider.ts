@@ -2,8 +2,9 @@ import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } 
 import { ProviderError } from '@herald/domain';
 import type { Client } from '@sendgrid/client';
 import type { MailService } from '@sendgrid/mail';
-import { emailFields } from './email-fields';
-import { httpFailure, lazy, networkFailure } from './provider-failure';
+import { defineProvider } from './kit/provider-definition';
+import { emailFields } from './kit/email-fields';
+import { httpFailure, lazy, networkFailure } from './kit/provider-failure';
 
 // Loaded on first use (importing the SDKs takes a while). Both export a ready instance; fresh ones
 // come from its class, since the API key lives on the client.
@@ -16,7 +17,7 @@ type SendGridError = { code?: number | string; message?: string; response?: { he
 
 /** SendGrid v3 mail send through @sendgrid/mail; `baseUrl` (operator setting) points it elsewhere. */
 export class SendGridEmailProvider implements DeliveryProvider {
-  constructor(private readonly options: { baseUrl?: string } = {}) {}
+  constructor(private readonly options: { baseUrl?: string; timeoutMs?: number } = {}) {}
 
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     if (!credentials.apiKey) throw new ProviderError('the integration has no apiKey', false);
@@ -28,20 +29,23 @@ export class SendGridEmailProvider implements DeliveryProvider {
     if (this.options.baseUrl) client.setDefaultRequest('baseUrl', this.options.baseUrl);
     const mail = new MailService();
     mail.setClient(client);
-    mail.setTimeout(15_000);
+    mail.setTimeout(this.options.timeoutMs ?? 15_000);
     const f = emailFields(message, credentials);
     try {
       const [response] = await mail.send({
         from: f.senderName ? { email: f.from, name: f.senderName } : f.from,
         to: f.to,
-        subject: message.subject ?? '',
-        html: message.body,
+        subject: f.subject,
+        html: f.html,
+        ...(f.text ? { text: f.text } : {}),
         replyTo: f.replyTo,
         cc: f.cc,
         bcc: f.bcc,
         headers: f.headers,
+        ...(f.attachments.length ? { attachments: f.attachments.map((a) => ({ filename: a.filename, type: a.contentType, content: a.content.toString('base64') })) } : {}),
+        ...(f.template ? { templateId: f.template.id, dynamicTemplateData: f.template.data } : {}),
         customArgs: { transactionId: message.transactionId },
-      });
+      } as Parameters<MailService['send']>[0]);
       const id = response.headers['x-message-id'] as string | undefined;
       return { providerMessageId: id, raw: JSON.stringify({ statusCode: response.statusCode, messageId: id }) };
     } catch (error) {
@@ -52,3 +56,7 @@ export class SendGridEmailProvider implements DeliveryProvider {
     }
   }
 }
+
+export const providers = [
+  defineProvider({ id: 'sendgrid', through: '`@sendgrid/mail`', create: (kit) => new SendGridEmailProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+];

@@ -2,7 +2,8 @@ import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, Provid
 import { ProviderError } from '@herald/domain';
 import type { WebAPICallError, WebClient as SlackWebClient } from '@slack/web-api';
 import { ChatWebhookProvider } from './chat-webhook-provider';
-import { httpFailure, lazy, networkFailure } from './provider-failure';
+import { defineProvider } from './kit/provider-definition';
+import { httpFailure, lazy, networkFailure, redact } from './kit/provider-failure';
 
 const sdk = lazy(() => import('@slack/web-api'));
 
@@ -15,7 +16,7 @@ function slackFailure(error: WebAPICallError, secrets: unknown[]): ProviderError
     case 'slack_webapi_platform_error': {
       const code = error.data.error;
       const hint = ['invalid_auth', 'not_authed', 'token_revoked', 'account_inactive'].includes(code) ? ' (check the channel connection token)' : '';
-      return new ProviderError(`Slack answered ${code}${hint}`, TRANSIENT.has(code), JSON.stringify(error.data), { code });
+      return new ProviderError(`Slack answered ${code}${hint}`, TRANSIENT.has(code), redact(error.data, secrets), { code });
     }
     case 'slack_webapi_rate_limited_error':
       return new ProviderError('Slack rate limited the call', true, undefined, { code: 'ratelimited', retryAfterMs: error.retryAfter * 1000 });
@@ -36,9 +37,9 @@ export class SlackChatProvider implements DeliveryProvider {
 
   constructor(
     http: HttpClient,
-    private readonly options: { baseUrl?: string } = {},
+    private readonly options: { baseUrl?: string; timeoutMs?: number } = {},
   ) {
-    this.webhook = new ChatWebhookProvider(http, 'slack');
+    this.webhook = new ChatWebhookProvider(http, 'slack', options.timeoutMs);
   }
 
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
@@ -52,7 +53,7 @@ export class SlackChatProvider implements DeliveryProvider {
       ...(this.options.baseUrl ? { slackApiUrl: `${this.options.baseUrl}/api/` } : {}),
       retryConfig: { retries: 0 },
       rejectRateLimitedCalls: true,
-      timeout: 15_000,
+      timeout: this.options.timeoutMs ?? 15_000,
     });
     try {
       // Blocks, when the trigger overrides give them, are passed through as Slack defines them.
@@ -64,3 +65,11 @@ export class SlackChatProvider implements DeliveryProvider {
     }
   }
 }
+
+export const providers = [
+  defineProvider({
+    id: 'slack',
+    through: '`@slack/web-api` chat.postMessage, or an incoming webhook',
+    create: (kit) => new SlackChatProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }),
+  }),
+];

@@ -1,51 +1,57 @@
 import type { DeliveryProvider, HttpClient, ProviderRegistry } from '@herald/domain';
-import { ChatWebhookProvider } from './chat-webhook-provider';
-import { FcmPushProvider } from './fcm-push-provider';
-import { GenericSmsProvider } from './generic-sms-provider';
-import { NodemailerEmailProvider } from './nodemailer-email-provider';
-import { OutboxProvider } from './outbox-provider';
-import type { ProviderEndpoints } from './provider-failure';
-import { ResendEmailProvider } from './resend-email-provider';
-import { SendGridEmailProvider } from './sendgrid-email-provider';
-import { SlackChatProvider } from './slack-chat-provider';
-import { TwilioSmsProvider } from './twilio-sms-provider';
-import { WebhookProvider } from './webhook-provider';
+import type { BuiltProvider, ProviderDefinition } from './kit/provider-definition';
+import { withDeadline } from './kit/provider-deadline';
+import type { ProviderEndpoints } from './kit/provider-failure';
+import { REGISTERED_PROVIDERS } from './registered-providers';
 
 export interface ProviderSettings {
   /** Let tenant-configured hosts (SMTP servers) be private, loopback or link-local addresses. */
   allowPrivateNetworks: boolean;
   /** Operator-set API base URLs by provider id, for sandboxes, proxies and tests. */
   endpoints: ProviderEndpoints;
+  /** The deadline of one provider call (default 15 s). */
+  timeoutMs?: number;
 }
 
-/** The providers this build can send through, by providerId (the built-in sinks carry the service name). */
-export class StaticProviderRegistry implements ProviderRegistry {
-  private readonly providers = new Map<string, DeliveryProvider>();
-  private readonly fcm: FcmPushProvider;
+const SVC = 'svc';
 
-  constructor(serviceName: string, http: HttpClient, settings: ProviderSettings = { allowPrivateNetworks: false, endpoints: {} }) {
-    const outbox = new OutboxProvider();
-    const webhook = new WebhookProvider(http, serviceName);
-    const baseUrl = (providerId: string) => ({ baseUrl: settings.endpoints[providerId] });
-    this.providers.set(`${serviceName}-email`, outbox);
-    this.providers.set(`${serviceName}-sms`, outbox);
-    for (const id of ['email-webhook', 'chat-webhook', 'push-webhook']) this.providers.set(id, webhook);
-    this.providers.set('generic-sms', new GenericSmsProvider(http));
-    this.providers.set('nodemailer', new NodemailerEmailProvider({ allowPrivateNetworks: settings.allowPrivateNetworks }));
-    this.providers.set('sendgrid', new SendGridEmailProvider(baseUrl('sendgrid')));
-    this.providers.set('resend', new ResendEmailProvider(baseUrl('resend')));
-    this.providers.set('twilio', new TwilioSmsProvider(baseUrl('twilio')));
-    this.providers.set('slack', new SlackChatProvider(http, baseUrl('slack')));
-    for (const format of ['discord', 'msteams', 'mattermost'] as const) this.providers.set(format, new ChatWebhookProvider(http, format));
-    this.providers.set('fcm', (this.fcm = new FcmPushProvider(baseUrl('fcm'))));
+/** A registered id with the service name in place of `svc` (`svc-email` -> `herald-email`). */
+export function registeredId(genericId: string, serviceName: string): string {
+  return genericId.startsWith(`${SVC}-`) ? `${serviceName}${genericId.slice(SVC.length)}` : genericId;
+}
+
+/** The providers this build can send through, by providerId: built once from REGISTERED_PROVIDERS. */
+export class StaticProviderRegistry implements ProviderRegistry {
+  private readonly providers = new Map<string, BuiltProvider>();
+  private readonly wrapped = new Map<string, DeliveryProvider>();
+
+  constructor(
+    serviceName: string,
+    http: HttpClient,
+    settings: ProviderSettings = { allowPrivateNetworks: false, endpoints: {} },
+    definitions: readonly ProviderDefinition[] = REGISTERED_PROVIDERS,
+  ) {
+    const timeoutMs = settings.timeoutMs ?? 15_000;
+    for (const definition of definitions) {
+      const id = registeredId(definition.id, serviceName);
+      const endpoint = Object.hasOwn(settings.endpoints, id) ? settings.endpoints[id] : undefined;
+      const provider = definition.create({ http, endpoint, allowPrivateNetworks: settings.allowPrivateNetworks, serviceName, timeoutMs });
+      this.providers.set(id, provider);
+      this.wrapped.set(id, withDeadline(provider, timeoutMs));
+    }
   }
 
   get(providerId: string): DeliveryProvider | null {
-    return this.providers.get(providerId) ?? null;
+    return this.wrapped.get(providerId) ?? null;
   }
 
-  /** Releases what providers keep between sends (firebase apps). */
-  close(): Promise<void> {
-    return this.fcm.close();
+  /** Provider ids this registry sends through. */
+  ids(): string[] {
+    return [...this.wrapped.keys()];
+  }
+
+  /** Releases what providers keep between sends (firebase apps, pools). */
+  async close(): Promise<void> {
+    await Promise.all([...this.providers.values()].map((p) => p.close?.()));
   }
 }

@@ -1,15 +1,18 @@
 import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { OutboundRefusedError, ProviderError, signRequestBody } from '@herald/domain';
+import { ProviderError, signRequestBody } from '@herald/domain';
+import { defineProvider } from './kit/provider-definition';
+import { callProvider } from './kit/provider-http';
 
 /**
- * email-webhook, chat-webhook, push-webhook and generic-sms: POSTs the message as JSON to the
- * integration's `webhookUrl` (or the subscriber's chat webhook), signed with the integration's
- * `secretKey` when it has one. 5xx and network errors are retryable; 4xx are not.
+ * email-webhook, chat-webhook and push-webhook: POSTs the message as JSON to the integration's
+ * `webhookUrl` (or the subscriber's chat webhook), signed with the integration's `secretKey` when it
+ * has one, through the guarded HTTP client. The receiver's `x-message-id` header is the message id.
  */
 export class WebhookProvider implements DeliveryProvider {
   constructor(
     private readonly http: HttpClient,
     private readonly serviceName: string,
+    private readonly timeoutMs = 10_000,
   ) {}
 
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
@@ -18,15 +21,18 @@ export class WebhookProvider implements DeliveryProvider {
     const body = JSON.stringify({ channel: message.channel, to: message.to, subject: message.subject, body: message.body, data: message.data, transactionId: message.transactionId });
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (credentials.secretKey) headers[`${this.serviceName}-signature`] = signRequestBody(credentials.secretKey, body, Date.now());
-    let response;
-    try {
-      response = await this.http.request({ method: 'POST', url, headers, body, timeoutMs: 10_000 });
-    } catch (error) {
-      throw new ProviderError((error as Error).message, !(error instanceof OutboundRefusedError));
-    }
-    if (response.status >= 300) {
-      throw new ProviderError(`webhook answered ${response.status}`, response.status >= 500 || response.status === 429, response.body.slice(0, 2000));
-    }
-    return { providerMessageId: response.headers['x-message-id'], raw: response.body.slice(0, 2000) };
+    const answer = await callProvider(this.http, this.timeoutMs, {
+      url,
+      headers,
+      body,
+      secrets: [credentials.secretKey, url],
+      reason: () => 'webhook refused the message',
+    });
+    return { providerMessageId: answer.headers['x-message-id'] || undefined, raw: answer.raw };
   }
 }
+
+const signed = 'signed JSON POST (HMAC in `<service>-signature`)';
+export const providers = ['email-webhook', 'chat-webhook', 'push-webhook'].map((id) =>
+  defineProvider({ id, through: signed, create: (kit) => new WebhookProvider(kit.http, kit.serviceName, kit.timeoutMs) }),
+);

@@ -42,7 +42,14 @@ export interface Credentials {
 export interface IntegrationConfigurations {
   inboundWebhookEnabled?: boolean;
   inboundWebhookSigningKey?: string;
+  /** Sends per second through this integration, across every Herald process (the provider's limit); unset: as fast as it goes. */
+  sendRatePerSecond?: number;
+  /** Sends in flight at once through this integration in one process (its connections); unset: no bound of its own. */
+  maxConcurrentSends?: number;
 }
+
+/** The bounds a send rate and a connection count must keep (a 422 names the field otherwise). */
+export const SEND_LIMITS = { maxRatePerSecond: 100_000, maxConcurrentSends: 1_000 } as const;
 
 export interface Integration {
   id: string;

@@ -61,9 +61,15 @@ export class ProviderError extends Error {
   }
 }
 
+/** How the engine sends through one integration, for providers that keep connections (an SMTP pool). */
+export interface SendOptions {
+  /** The integration's bound on sends in flight at once in this process: a pool keeps no more connections. */
+  maxConnections?: number;
+}
+
 /** One provider implementation (a real SDK, a webhook, or a local sink). */
 export interface DeliveryProvider {
-  send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt>;
+  send(message: OutboundMessage, credentials: Credentials, options?: SendOptions): Promise<ProviderReceipt>;
 }
 
 export interface ProviderRegistry {

@@ -6,7 +6,8 @@ export interface HttpRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Text, or bytes (a multipart form with files). */
+  body?: string | Uint8Array;
   timeoutMs: number;
 }
 

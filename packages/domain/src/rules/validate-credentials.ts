@@ -1,95 +1,13 @@
 import type { Credentials } from '../entities/integration';
 import type { ProviderInfo } from '../entities/provider-catalogue';
 import type { FieldErrors } from '../errors';
-
-/**
- * Credential fields each provider cannot send without, keyed by the interface's provider id.
- * Providers not listed (chat webhooks, the service's own sinks) need none: their destination comes
- * from the subscriber or a channel endpoint.
- */
-const REQUIRED: Record<string, readonly string[]> = {
-  // email
-  emailjs: ['host', 'port', 'user', 'password', 'from'],
-  mailgun: ['apiKey', 'domain', 'from'],
-  mailjet: ['apiKey', 'secretKey', 'from'],
-  mandrill: ['apiKey', 'from'],
-  nodemailer: ['host', 'port', 'from'],
-  postmark: ['apiKey', 'from'],
-  sendgrid: ['apiKey', 'from'],
-  sendinblue: ['apiKey', 'from'],
-  ses: ['apiKey', 'secretKey', 'region', 'from'],
-  netcore: ['apiKey', 'from'],
-  'infobip-email': ['apiKey', 'baseUrl', 'from'],
-  resend: ['apiKey', 'from'],
-  plunk: ['apiKey', 'from'],
-  mailersend: ['apiKey', 'from'],
-  mailtrap: ['apiKey', 'from'],
-  outlook365: ['from', 'password'],
-  sparkpost: ['apiKey', 'from'],
-  'email-webhook': ['webhookUrl'],
-  braze: ['apiKey', 'baseUrl', 'applicationId'],
-  // sms
-  clickatell: ['apiKey'],
-  nexmo: ['apiKey', 'secretKey', 'from'],
-  plivo: ['accountSid', 'token', 'from'],
-  sms77: ['apiKey', 'from'],
-  'sms-central': ['user', 'password', 'from'],
-  sns: ['apiKey', 'secretKey', 'region'],
-  telnyx: ['apiKey', 'from'],
-  twilio: ['accountSid', 'token', 'from'],
-  gupshup: ['user', 'password'],
-  firetext: ['apiKey', 'from'],
-  'infobip-sms': ['apiKey', 'baseUrl', 'from'],
-  'burst-sms': ['apiKey', 'secretKey'],
-  'bulk-sms': ['apiToken'],
-  'isend-sms': ['apiToken', 'from'],
-  'forty-six-elks': ['user', 'password', 'from'],
-  kannel: ['host', 'port', 'from'],
-  maqsam: ['accessKey', 'secretKey', 'from'],
-  termii: ['apiKey', 'from'],
-  'africas-talking': ['user', 'apiKey', 'from'],
-  sendchamp: ['apiKey', 'from'],
-  'generic-sms': ['baseUrl', 'apiKeyRequestHeader', 'apiKey', 'from'],
-  clicksend: ['user', 'apiKey', 'from'],
-  bandwidth: ['user', 'password', 'accountSid', 'from'],
-  messagebird: ['accessKey', 'from'],
-  simpletexting: ['apiKey', 'from'],
-  'azure-sms': ['accessKey', 'from'],
-  'ring-central': ['clientId', 'secretKey', 'token', 'from'],
-  'brevo-sms': ['apiKey', 'from'],
-  'eazy-sms': ['apiKey', 'channelId'],
-  mobishastra: ['baseUrl', 'user', 'password', 'from'],
-  'afro-message': ['apiKey', 'from'],
-  unifonic: ['appSid', 'from'],
-  smsmode: ['apiKey', 'from'],
-  imedia: ['apiKey', 'from'],
-  sinch: ['accountSid', 'token', 'from'],
-  'isendpro-sms': ['apiKey', 'from'],
-  'cm-telecom': ['apiKey', 'from'],
-  // push
-  fcm: ['serviceAccount'],
-  apns: ['secretKey', 'apiKey', 'applicationId'],
-  expo: ['apiKey'],
-  'one-signal': ['applicationId', 'apiKey'],
-  pushpad: ['apiKey', 'applicationId'],
-  'push-webhook': ['webhookUrl'],
-  'pusher-beams': ['instanceId', 'secretKey'],
-  appio: ['apiKey'],
-  // chat (destinations are per subscriber; these need an account token)
-  getstream: ['apiKey'],
-  'rocket-chat': ['token', 'user'],
-  'whatsapp-business': ['apiToken', 'phoneNumberIdentification'],
-  telegram: ['apiToken'],
-  // agents
-  anthropic: ['apiKey'],
-  'anthropic-aws': ['accessKey', 'secretKey', 'region'],
-};
+import { credentialFields } from '../entities/provider-credentials';
 
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 const URL_FIELDS = ['baseUrl', 'webhookUrl', 'redirectUrl'] as const;
 
 export function requiredCredentials(provider: ProviderInfo): readonly string[] {
-  return provider.builtIn ? [] : (REQUIRED[provider.genericId] ?? []);
+  return provider.builtIn ? [] : credentialFields(provider.genericId).required;
 }
 
 function isHttpUrl(value: string): boolean {

@@ -52,7 +52,7 @@ export class InMemoryHttpClient implements HttpClient {
       method: req.method.toUpperCase(),
       path: `${url.pathname}${url.search}`,
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v])),
-      body: req.body ?? '',
+      body: typeof req.body === 'string' ? req.body : req.body ? new TextDecoder().decode(req.body) : '',
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {

@@ -41,7 +41,14 @@ export const StepFilterSchema = z
   })
   .openapi('StepFilter');
 
-const ConfigurationsSchema = z.strictObject({ inboundWebhookEnabled: flag, inboundWebhookSigningKey: text }).openapi('IntegrationConfigurations');
+const ConfigurationsSchema = z
+  .strictObject({
+    inboundWebhookEnabled: flag,
+    inboundWebhookSigningKey: text,
+    sendRatePerSecond: z.number().optional().openapi({ description: 'Sends per second through this integration across every Herald process (the provider limit); the rest wait in the queue' }),
+    maxConcurrentSends: z.number().optional().openapi({ description: 'Sends in flight at once through this integration in one process (its connections)' }),
+  })
+  .openapi('IntegrationConfigurations');
 
 export const CreateIntegrationSchema = z
   .strictObject({

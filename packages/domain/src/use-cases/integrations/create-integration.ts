@@ -36,7 +36,7 @@ export class CreateIntegration {
     const provider = this.provider(input);
     const credentials = input.credentials ?? {};
     const conditions = input.conditions ?? [];
-    checkIntegrationInput(provider, { credentials, conditions, name: input.name, identifier: input.identifier });
+    checkIntegrationInput(provider, { credentials, conditions, name: input.name, identifier: input.identifier, configurations: input.configurations });
 
     const name = input.name?.trim() || provider.id;
     const identifier = input.identifier?.trim() || defaultIntegrationIdentifier(provider.id, name, randomBytes(3).toString('hex'));

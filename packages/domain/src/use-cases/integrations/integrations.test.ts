@@ -60,6 +60,18 @@ describe('integrations', () => {
     expect(await fields(create.execute({ environmentId: 'env', providerId: 'twilio', channel: 'email' }))).toEqual(['channel']);
   });
 
+  it('keeps a send rate and connection count in bounds, naming the field', async () => {
+    const { create } = await setup();
+    const fields = async (p: Promise<unknown>) => Object.keys(((await p.catch((e: unknown) => e)) as DomainError).fields ?? {});
+    const bad = { sendRatePerSecond: 0, maxConcurrentSends: 2.5 };
+    expect(await fields(create.execute({ environmentId: 'env', providerId: 'nodemailer', credentials: smtp, configurations: bad }))).toEqual([
+      'configurations.sendRatePerSecond',
+      'configurations.maxConcurrentSends',
+    ]);
+    const ok = await create.execute({ environmentId: 'env', providerId: 'nodemailer', credentials: smtp, configurations: { sendRatePerSecond: 0.5, maxConcurrentSends: 20 } });
+    expect(ok.configurations).toMatchObject({ sendRatePerSecond: 0.5, maxConcurrentSends: 20 });
+  });
+
   it('rejects a taken identifier, and update merges credentials before validating', async () => {
     const { repo, create } = await setup();
     const created = await create.execute({ environmentId: 'env', providerId: 'nodemailer', identifier: 'smtp', credentials: smtp });

@@ -31,7 +31,7 @@ export class UpdateIntegration {
     if (!provider) throw new Error(`integration ${existing.id} has unknown provider ${existing.providerId}`);
 
     const credentials = input.credentials && { ...existing.credentials, ...input.credentials };
-    checkIntegrationInput(provider, { credentials, conditions: input.conditions, name: input.name, identifier: input.identifier });
+    checkIntegrationInput(provider, { credentials, conditions: input.conditions, name: input.name, identifier: input.identifier, configurations: input.configurations });
     const changes: IntegrationChanges = {
       name: input.name?.trim(),
       identifier: input.identifier?.trim(),

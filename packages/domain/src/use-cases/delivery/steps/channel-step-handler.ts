@@ -11,6 +11,7 @@ import { evaluateStepFilters } from '../../../rules/evaluate-step-filters';
 import { headerSafe } from '../../../rules/header-safe';
 import { renderedStepContent, renderStepContent } from '../../../rules/render-step';
 import { recipientFor, providerOverrides, type OutboundChannel } from './channel-recipient';
+import type { SendGate } from './send-gate';
 import { sendWithFailover, type DeliveryState } from './send-with-failover';
 import { failed, type StepHandler, type StepResult, type StepVariables } from './step-handler';
 
@@ -27,6 +28,8 @@ export interface ChannelDelivery {
   /** Removes device tokens a push provider reported invalid. */
   subscribers?: Pick<SubscriberRepository, 'removeDeviceTokens'>;
   random?: () => number;
+  /** Integrations' send rates and connections (SendGate); none: sends go as fast as they come. */
+  gate?: SendGate;
 }
 
 const CACHE_MS = 2_000;
@@ -86,6 +89,7 @@ export class ChannelStepHandler implements StepHandler {
         run: job.attempts,
         now: new Date(),
         random: this.deps.random ?? Math.random,
+        gate: this.deps.gate,
       },
       this.deps.providers,
       details,

@@ -3,9 +3,11 @@ import type { ExecutionDetailDraft } from '../../../entities/delivery';
 import type { Integration } from '../../../entities/integration';
 import { DEFAULT_RETRY_POLICY } from '../../../entities/retry-policy';
 import { ProviderError, type DeliveryProvider, type OutboundMessage } from '../../../ports/delivery-provider';
+import { InMemorySendRateLimiter } from '../../../testing/in-memory-send-rate-limiter';
+import { SendGate } from './send-gate';
 import { sendWithFailover, type DeliveryState, type SendOutcome } from './send-with-failover';
 
-const integration = (id: string, providerId = 'sendgrid') => ({ id, identifier: id, providerId, credentials: {} }) as unknown as Integration;
+const integration = (id: string, providerId = 'sendgrid') => ({ id, identifier: id, providerId, credentials: {}, configurations: {} }) as unknown as Integration;
 const policy = { ...DEFAULT_RETRY_POLICY, jitter: 0 };
 
 /** A provider per integration identifier answering from a script: 'ok', 'transient', 'permanent' or 'slow-down'. */
@@ -98,5 +100,22 @@ describe('sendWithFailover', () => {
   it('a provider this build cannot send through is a permanent failure', async () => {
     const r = await deliver([integration('x', 'unknown')], {});
     expect(r.details).toEqual(['Failed: provider error: unknown (x): unknown cannot send in this version of Herald (attempt 1, permanent, not retried)']);
+  });
+});
+
+describe('sendWithFailover through a send gate', () => {
+  it('an integration over its send rate is queued for its next slot: no send, no attempt counted, no failure', async () => {
+    const limited = { ...integration('a'), configurations: { sendRatePerSecond: 1 } } as Integration;
+    const gate = new SendGate(new InMemorySendRateLimiter(new Map(), () => 0), async () => undefined, 1_000);
+    const { calls, provider } = scripted({ a: ['ok', 'ok'] });
+    const registry = { get: () => provider('a') };
+    const run = (details: ExecutionDetailDraft[]) =>
+      sendWithFailover({ candidates: [limited], messageFor: () => ({}) as OutboundMessage, state: null, policy, run: 1, now: new Date(), random: () => 0.5, gate }, registry, details);
+    expect((await run([])).kind).toBe('sent');
+    const details: ExecutionDetailDraft[] = [];
+    const queued = await run(details);
+    expect(calls).toEqual(['a']);
+    expect(queued).toMatchObject({ kind: 'retry', state: { sends: 0, streak: 0, excluded: [] } });
+    expect(details.map((d) => `${d.status}: ${d.detail}`)).toEqual(['Queued: queued: sendgrid (a) sends at most 1/s, next slot in 1 s']);
   });
 });

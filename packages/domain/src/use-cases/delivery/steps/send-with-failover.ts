@@ -3,6 +3,7 @@ import type { Integration } from '../../../entities/integration';
 import type { RetryPolicy } from '../../../entities/retry-policy';
 import { ProviderError, type OutboundMessage, type ProviderReceipt, type ProviderRegistry } from '../../../ports/delivery-provider';
 import { retryDelayMs } from '../../../rules/retry-delay';
+import type { SendGate } from './send-gate';
 
 /** Where a message's delivery stands between runs of its job (kept in the job's delivery state). */
 export interface DeliveryState {
@@ -36,6 +37,8 @@ export interface SendInput {
   run: number;
   now: Date;
   random: () => number;
+  /** Keeps each integration to its send rate and connections; none: no bounds. */
+  gate?: SendGate;
 }
 
 function seconds(ms: number): string {
@@ -81,10 +84,18 @@ async function attempt(
     state.integrationId = integration.id;
     const name = `${integration.providerId} (${integration.identifier})`;
     const provider = providers.get(integration.providerId);
+    const turn = provider && input.gate ? await input.gate.enter(integration) : undefined;
+    if (turn && 'retryInMs' in turn) {
+      // Over the integration's send rate: queued for its next free slot, not an attempt.
+      state.sends--;
+      const rate = integration.configurations.sendRatePerSecond;
+      details.push({ status: 'Queued', source: 'Internal', detail: `queued: ${name} sends at most ${rate}/s, next slot in ${seconds(turn.retryInMs)}`, providerId: integration.providerId });
+      return { kind: 'retry', rerunAt: new Date(Date.now() + turn.retryInMs), state, providerId: integration.providerId };
+    }
     let error: ProviderError;
     try {
       if (!provider) throw new ProviderError(`${integration.providerId} cannot send in this version of Herald`, false);
-      const receipt = await provider.send(input.messageFor(integration), integration.credentials);
+      const receipt = await provider.send(input.messageFor(integration), integration.credentials, { maxConnections: integration.configurations.maxConcurrentSends });
       reportInvalid(integration.providerId, receipt.invalidDeviceTokens);
       const id = receipt.providerMessageId ? `, message id ${receipt.providerMessageId}` : '';
       details.push({ status: 'Success', source: 'Internal', detail: `sent via ${name}${id}`, providerId: integration.providerId, raw: receipt.raw ?? null });
@@ -92,6 +103,8 @@ async function attempt(
     } catch (thrown) {
       error = normalise(thrown);
       reportInvalid(integration.providerId, error.extra.invalidDeviceTokens);
+    } finally {
+      turn?.release();
     }
     const failure = (suffix: string): ExecutionDetailDraft => ({
       status: 'Failed',

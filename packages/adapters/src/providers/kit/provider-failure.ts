@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ProviderError } from '@herald/domain';
-import { isPrivateAddress } from '../http/guarded-http-client';
+import { isPrivateAddress } from '../../http/guarded-http-client';
 
 const RAW_LIMIT = 2_000;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNECTION', 'ESOCKET', 'ETIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { SendRateLimiter } from '../../../ports/send-rate-limiter';
+import { InMemorySendRateLimiter } from '../../../testing/in-memory-send-rate-limiter';
+import { SendGate } from './send-gate';
+
+/** Counts reservations, so a test can see that an unlimited integration never reaches the (SQL) limiter. */
+function counting(inner: SendRateLimiter) {
+  const calls: string[] = [];
+  return { calls, limiter: { reserve: (id: string, rate: number, horizon: number) => (calls.push(id), inner.reserve(id, rate, horizon)) } };
+}
+
+const released = (turn: Awaited<ReturnType<SendGate['enter']>>) => {
+  if ('retryInMs' in turn) throw new Error('expected a turn');
+  return turn;
+};
+
+describe('SendGate', () => {
+  it('lets an integration without a rate or connection bound through without asking the limiter', async () => {
+    const { calls, limiter } = counting(new InMemorySendRateLimiter());
+    const gate = new SendGate(limiter);
+    const turns = await Promise.all(Array.from({ length: 50 }, () => gate.enter({ id: 'free', configurations: {} })));
+    expect(turns.every((t) => 'release' in t)).toBe(true);
+    expect(calls).toEqual([]);
+  });
+
+  it('waits for each rate slot: at 4/s the fourth send starts 750 ms after the first', async () => {
+    let clock = 0;
+    const slept: number[] = [];
+    const gate = new SendGate(new InMemorySendRateLimiter(new Map(), () => clock), async (ms) => void slept.push(ms));
+    for (let i = 0; i < 4; i++) released(await gate.enter({ id: 'rated', configurations: { sendRatePerSecond: 4 } })).release();
+    expect(slept).toEqual([250, 500, 750]);
+    clock = 1_000;
+    released(await gate.enter({ id: 'rated', configurations: { sendRatePerSecond: 4 } }));
+    expect(slept).toEqual([250, 500, 750]);
+  });
+
+  it('queues a send whose slot is past the horizon instead of waiting or failing it', async () => {
+    const gate = new SendGate(new InMemorySendRateLimiter(new Map(), () => 0), async () => undefined, 1_000);
+    const turns = [];
+    for (let i = 0; i < 3; i++) turns.push(await gate.enter({ id: 'slow', configurations: { sendRatePerSecond: 1 } }));
+    expect('release' in turns[0]).toBe(true);
+    expect(turns[1]).toEqual({ retryInMs: 1_000 });
+    expect(turns[2]).toEqual({ retryInMs: 1_000 });
+  });
+
+  it('keeps at most maxConcurrentSends in flight and hands a released permit to the next send', async () => {
+    const gate = new SendGate();
+    const integration = { id: 'pool', configurations: { maxConcurrentSends: 2 } };
+    const first = released(await gate.enter(integration));
+    const second = released(await gate.enter(integration));
+    let third: (() => void) | undefined;
+    const waiting = gate.enter(integration).then((t) => (third = released(t).release));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(third).toBeUndefined();
+    first.release();
+    first.release(); // releasing twice frees one permit only
+    await waiting;
+    expect(third).toBeDefined();
+    let fourth = false;
+    void gate.enter(integration).then(() => (fourth = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fourth).toBe(false);
+    second.release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fourth).toBe(true);
+  });
+});
