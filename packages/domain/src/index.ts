@@ -143,3 +143,5 @@ export * from './use-cases/bridge/promotion-only';
 export * from './use-cases/delivery/steps/bridge-step-runner';
 export * from './use-cases/workflows/workflow-files';
 export * from './use-cases/tenancy/environment-lookup';
+export * from './entities/delivery-schedule';
+export * from './rules/delivery-schedule';
