@@ -145,3 +145,5 @@ export * from './use-cases/workflows/workflow-files';
 export * from './use-cases/tenancy/environment-lookup';
 export * from './entities/delivery-schedule';
 export * from './rules/delivery-schedule';
+export * from './use-cases/preferences/apply-default-schedule';
+export * from './use-cases/delivery/schedule-gate';

@@ -59,9 +59,10 @@ WITH updated AS (
   -- A step that runs again later (status delayed, rerun_at) stays unfinished and keeps its place.
   UPDATE jobs j SET status = r.status, attempts = r.attempts, provider_id = COALESCE(r.provider_id, j.provider_id),
     output = COALESCE(r.output, j.output), run_at = COALESCE(r.rerun_at, j.run_at), updated_at = now(),
-    delivery_state = COALESCE(r.delivery_state, j.delivery_state)
+    delivery_state = COALESCE(r.delivery_state, j.delivery_state),
+    schedule_extensions_count = j.schedule_extensions_count + COALESCE(r.schedule_extensions, 0)
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean, rerun_at timestamptz,
-    delivery_state jsonb)
+    delivery_state jsonb, schedule_extensions int)
   WHERE j.id = r.id AND j.status IN ('queued', 'delayed', 'running') AND j.attempts = CASE WHEN r.leased THEN r.attempts ELSE r.attempts - 1 END
   RETURNING j.id, j.notification_id
 ), details AS (
@@ -119,6 +120,8 @@ export class SqlJobRepository implements JobRepository {
           step: toDeliveryStep(r.step),
           workflow: { ...r.workflow, preferences: r.workflow.preferences ?? {} },
           subscriber: toSubscriber(r.subscriber),
+          // The row's schedule column, read by the same statement as the rest of the subscriber.
+          schedule: r.subscriber.schedule ?? null,
           payload: r.payload ?? {},
           overrides: r.overrides ?? {},
           contextKeys: r.context_keys ?? [],
@@ -213,6 +216,7 @@ export class SqlJobRepository implements JobRepository {
       leased: o.job.leased,
       rerun_at: o.status === 'delayed' ? rerunAt(o).toISOString() : null,
       delivery_state: o.deliveryState ?? null,
+      schedule_extensions: o.scheduleExtensions ?? undefined,
     }));
     const details = outcomes.flatMap((o) =>
       o.details.map((d) => ({

@@ -131,4 +131,6 @@ export interface StepResult {
   halt?: boolean;
   /** Kept with the job for its next run (a channel step's retry and failover progress). */
   deliveryState?: JsonObject;
+  /** Times this run moved a delay's or digest's due time to the subscriber's schedule (added to scheduleExtensionsCount). */
+  scheduleExtensions?: number;
 }

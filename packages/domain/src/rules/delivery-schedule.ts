@@ -1,4 +1,4 @@
-import { SCHEDULE_DAYS, minutesOfDay, type DeliverySchedule } from '../entities/delivery-schedule';
+import { SCHEDULE_DAYS, formatTimeOfDay, minutesOfDay, type DeliverySchedule } from '../entities/delivery-schedule';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -125,4 +125,13 @@ export function nextOpening(hours: OpenHours, from: Date, timezone: string | nul
     .find((t) => isWithinHours(hours, new Date(t), timeZone));
   // A week with open hours always opens within eight days; `from` keeps a broken zone database from holding a message.
   return next === undefined ? from : new Date(next);
+}
+
+/** An instant as the subscriber reads it, for execution details: "Wed 08:00 AM Asia/Tokyo". */
+export function localTimeLabel(at: Date, timezone: string | null | undefined): string {
+  const timeZone = scheduleZone(timezone);
+  const wall = new Date(wallOf(at.getTime(), timeZone));
+  const day = wall.toUTCString().slice(0, 3);
+  const minutes = wall.getUTCHours() * 60 + wall.getUTCMinutes();
+  return `${day} ${formatTimeOfDay(minutes)} ${timeZone}`;
 }

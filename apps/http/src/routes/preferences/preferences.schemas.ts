@@ -1,11 +1,13 @@
 import { z } from '@hono/zod-openapi';
+import { ScheduleSchema } from '../../platform/schedule-schema';
 
 const channelFlag = z.boolean().optional();
 
 export const PatchPreferencesSchema = z
   .object({
-    channels: z.object({ email: channelFlag, sms: channelFlag, in_app: channelFlag, push: channelFlag, chat: channelFlag }),
+    channels: z.object({ email: channelFlag, sms: channelFlag, in_app: channelFlag, push: channelFlag, chat: channelFlag }).optional(),
     workflowId: z.string().min(1).optional().openapi({ description: 'Trigger identifier or id; absent -> global preferences' }),
+    schedule: ScheduleSchema.optional().openapi({ description: 'The delivery schedule (global preferences only)' }),
   })
   .openapi('PatchSubscriberPreferencesRequest');
 
@@ -13,7 +15,7 @@ const ChannelsSchema = z.object({ email: z.boolean(), sms: z.boolean(), in_app: 
 
 export const SubscriberPreferencesSchema = z
   .object({
-    global: z.object({ enabled: z.boolean(), channels: ChannelsSchema }),
+    global: z.object({ enabled: z.boolean(), channels: ChannelsSchema, schedule: ScheduleSchema.optional() }),
     workflows: z.array(
       z.object({
         enabled: z.boolean(),

@@ -1,4 +1,5 @@
 import {
+  ApplyDefaultSchedule,
   AuthenticateSubscriberToken,
   ChangeInboxNotification,
   ChangeInboxNotifications,
@@ -9,6 +10,7 @@ import {
   GetSubscriberPreferences,
   InboxFeed,
   ListInboxNotifications,
+  parseDefaultSchedule,
   StartInboxSession,
   UpdateSubscriberPreferences,
   type InboxFilter,
@@ -42,6 +44,7 @@ export function subscriberInboxRouter(resolve: Resolver) {
   const completeAction = resolve.get(CompleteInboxAction);
   const getPreferences = resolve.get(GetSubscriberPreferences);
   const updatePreferences = resolve.get(UpdateSubscriberPreferences);
+  const applyDefaultSchedule = resolve.get(ApplyDefaultSchedule);
 
   const me = (c: Context<AppEnv>) => c.get('subscriber');
   const ref = (c: Context<AppEnv>, notificationId: string) => ({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, notificationId });
@@ -62,6 +65,7 @@ export function subscriberInboxRouter(resolve: Resolver) {
     .openapi(routes.session, async (c) => {
       const body = c.req.valid('json');
       const { subscriberId, ...profile } = body.subscriber;
+      const defaultSchedule = body.defaultSchedule === undefined ? undefined : parseDefaultSchedule(body.defaultSchedule);
       // The origin is checked by the use case before it writes anything (the preflight alone does not stop a POST).
       const session = await startSession.execute({
         applicationIdentifier: body.applicationIdentifier,
@@ -79,6 +83,8 @@ export function subscriberInboxRouter(resolve: Resolver) {
           data: profile.data ?? undefined,
         },
       });
+      // Like the profile, only a verified session may choose it: the public identifier alone could hold back someone's email.
+      if (defaultSchedule && session.verified) await applyDefaultSchedule.execute(session.environment.id, subscriberId, defaultSchedule);
       return c.json({ data: presentSession(session) }, 201);
     })
     .openapi(routes.list, async (c) => {
@@ -137,7 +143,8 @@ export function subscriberInboxRouter(resolve: Resolver) {
       return c.json({ data: presentGlobalPreference(view) }, 200);
     })
     .openapi(routes.updateGlobal, async (c) => {
-      const view = await updatePreferences.execute({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, channels: channelFlags(c.req.valid('json')) });
+      const { schedule, ...channels } = c.req.valid('json');
+      const view = await updatePreferences.execute({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, channels: channelFlags(channels), schedule });
       return c.json({ data: presentGlobalPreference(view) }, 200);
     })
     .openapi(routes.bulkUpdate, async (c) => {

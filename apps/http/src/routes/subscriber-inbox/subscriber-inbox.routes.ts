@@ -7,6 +7,7 @@ import {
   BulkPreferencesBodySchema,
   ChannelsBodySchema,
   CountQuerySchema,
+  GlobalPreferenceBodySchema,
   NotificationIdParams,
   PreferenceSchema,
   PreferencesQuerySchema,
@@ -135,8 +136,8 @@ export const updateGlobal = createRoute({
   path: '/v1/inbox/preferences',
   tags,
   security,
-  summary: 'Switch channels on or off globally',
-  request: jsonBody(ChannelsBodySchema),
+  summary: 'Switch channels on or off globally; set the delivery schedule',
+  request: jsonBody(GlobalPreferenceBodySchema),
   responses: { 200: PreferenceEnvelope, ...errorResponses },
 });
 

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CHANNEL_TYPES, INBOX_ACTION_TYPES, PREFERENCE_CRITICALITIES, SEVERITIES } from '@herald/domain';
+import { ScheduleSchema } from '../../platform/schedule-schema';
 import { queryArray } from '../../platform/schemas';
 import { InboxListQuerySchema } from '../inbox/inbox.schemas';
 
@@ -82,6 +83,9 @@ export const BulkBodySchema = z
 
 export const ChannelsBodySchema = z.object(Object.fromEntries(CHANNEL_TYPES.map((c) => [c, z.boolean().optional()])) as Record<(typeof CHANNEL_TYPES)[number], z.ZodOptional<z.ZodBoolean>>).passthrough();
 
+/** The global level: channel switches and the delivery schedule (`useSchedule`'s update). */
+export const GlobalPreferenceBodySchema = ChannelsBodySchema.extend({ schedule: ScheduleSchema.optional() });
+
 export const BulkPreferencesBodySchema = z.object({
   preferences: z.array(ChannelsBodySchema.extend({ workflowId: z.string().min(1) })).min(1).max(100),
 });
@@ -101,6 +105,7 @@ export const PreferenceSchema = z
     level: z.enum(['global', 'template']),
     enabled: z.boolean(),
     channels: Channels,
+    schedule: ScheduleSchema.optional(),
     overrides: z.array(z.object({ channel: z.string(), source: z.string() })).optional(),
     workflow: z
       .object({ id: z.string(), identifier: z.string(), name: z.string(), critical: z.boolean(), tags: z.array(z.string()), severity: z.enum(SEVERITIES) })

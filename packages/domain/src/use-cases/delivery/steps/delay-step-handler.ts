@@ -1,6 +1,7 @@
 import type { RunnableJob } from '../../../ports/job-repository';
-import { addDuration, beyondMaxDelay, MAX_DELAY_DAYS, type DurationUnit } from '../../../rules/durations';
+import { addDuration, beyondMaxDelay, lateness, MAX_DELAY_DAYS, type DurationUnit } from '../../../rules/durations';
 import { nextTick, type TimedSchedule } from '../../../rules/schedule';
+import { extendToSchedule, extensionNote } from '../schedule-gate';
 import { valueAt } from './payload-path';
 import { failed, type StepHandler, type StepResult, type StepVariables } from './step-handler';
 
@@ -11,12 +12,8 @@ interface DelayControls {
   cron?: string;
   timed?: TimedSchedule;
   dynamicKey?: string;
-}
-
-/** How late a step ran, for its execution detail: "12 ms", "4.2 s". */
-export function lateness(dueAt: Date, ranAt: Date): string {
-  const ms = Math.max(0, ranAt.getTime() - dueAt.getTime());
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+  /** Move the due time to the next opening of the subscriber's delivery schedule when it falls outside it. */
+  extendToSchedule?: boolean;
 }
 
 /**
@@ -24,15 +21,21 @@ export function lateness(dueAt: Date, ranAt: Date): string {
  * the `timed` fields in the subscriber's timezone (timed), or until a date in the payload (dynamic).
  * The job waits at its own step (status delayed) and, when due, completes saying how late it ran;
  * its output keeps the due time (`dueAt`) so that second run knows it is the end of the wait.
+ * With `extendToSchedule`, a due time outside the subscriber's delivery schedule moves to its next
+ * opening (counted in the job's scheduleExtensionsCount), and so does the end of the wait when the
+ * schedule changed meanwhile.
  */
 export class DelayStepHandler implements StepHandler {
   constructor(private readonly now: () => Date = () => new Date()) {}
 
   async run(job: RunnableJob, variables: StepVariables): Promise<StepResult> {
     const now = this.now();
+    const c = job.step.controlValues as DelayControls;
     const own = job.steps[job.step.stepId] as { dueAt?: string } | undefined;
     if (own?.dueAt) {
       const dueAt = new Date(own.dueAt);
+      const moved = c.extendToSchedule ? extendToSchedule(job, dueAt > now ? dueAt : now) : null;
+      if (moved) return this.wait(moved, [`delayed until ${moved.toISOString()}, ${extensionNote(job, dueAt, moved)}`], 1);
       const lateMs = Math.max(0, now.getTime() - dueAt.getTime());
       return {
         status: 'completed',
@@ -43,14 +46,21 @@ export class DelayStepHandler implements StepHandler {
     const until = this.until(job, variables, now);
     if (until instanceof Error) return failed(`delay: ${until.message}`, 'Payload');
     if (beyondMaxDelay(now, until)) return failed(`delay: ${until.toISOString()} is more than ${MAX_DELAY_DAYS} days away, the longest delay Herald holds`, 'Payload');
+    const moved = c.extendToSchedule ? extendToSchedule(job, until > now ? until : now) : null;
+    if (moved) return this.wait(moved, [`delayed until ${moved.toISOString()}, ${extensionNote(job, until, moved)}`], 1);
     if (until <= now) {
       return { status: 'completed', details: [{ status: 'Success', source: 'Internal', detail: `delay: ${until.toISOString()} has passed; continuing at once` }] };
     }
+    return this.wait(until, [`delayed until ${until.toISOString()}`], 0);
+  }
+
+  private wait(until: Date, details: string[], scheduleExtensions: number): StepResult {
     return {
       status: 'delayed',
       rerunAt: until,
       output: { dueAt: until.toISOString() },
-      details: [{ status: 'Pending', source: 'Internal', detail: `delayed until ${until.toISOString()}` }],
+      details: details.map((detail) => ({ status: 'Pending', source: 'Internal', detail })),
+      ...(scheduleExtensions ? { scheduleExtensions } : {}),
     };
   }
 
