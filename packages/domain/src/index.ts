@@ -147,3 +147,5 @@ export * from './entities/delivery-schedule';
 export * from './rules/delivery-schedule';
 export * from './use-cases/preferences/apply-default-schedule';
 export * from './use-cases/delivery/schedule-gate';
+export * from './use-cases/inbox/inbox-channels';
+export * from './use-cases/inbox/inbox-subscriptions';

@@ -9,6 +9,7 @@ import {
   DomainError,
   GetSubscriberPreferences,
   InboxFeed,
+  InboxSubscriptions,
   ListInboxNotifications,
   parseDefaultSchedule,
   StartInboxSession,
@@ -23,6 +24,8 @@ import { createRouter } from '../../platform/router';
 import { presentFilter, presentInboxNotification } from '../inbox/inbox.presenter';
 import { parseCountFilters, parseBulkData, channelFlags } from './subscriber-inbox.input';
 import { findWorkflowPreference, presentGlobalPreference, presentPreferenceList, presentSession, presentWorkflowPreference } from './subscriber-inbox.presenter';
+import { inboxCaller, preferenceChange } from '../inbox-topics/inbox-topics.index';
+import { presentSubscriptionPreference } from '../topics/topics.presenter';
 import * as routes from './subscriber-inbox.routes';
 
 const SESSION_PATH = '/v1/inbox/session';
@@ -45,6 +48,7 @@ export function subscriberInboxRouter(resolve: Resolver) {
   const getPreferences = resolve.get(GetSubscriberPreferences);
   const updatePreferences = resolve.get(UpdateSubscriberPreferences);
   const applyDefaultSchedule = resolve.get(ApplyDefaultSchedule);
+  const subscriptions = resolve.get(InboxSubscriptions);
 
   const me = (c: Context<AppEnv>) => c.get('subscriber');
   const ref = (c: Context<AppEnv>, notificationId: string) => ({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, notificationId });
@@ -149,8 +153,15 @@ export function subscriberInboxRouter(resolve: Resolver) {
     })
     .openapi(routes.bulkUpdate, async (c) => {
       const updated = [];
-      for (const { workflowId, ...channels } of c.req.valid('json').preferences) {
-        updated.push(await updateWorkflowPreference(me(c), workflowId, channelFlags(channels)));
+      for (const [i, { workflowId, subscriptionIdentifier, enabled, condition, ...channels }] of c.req.valid('json').preferences.entries()) {
+        if (!subscriptionIdentifier && (enabled !== undefined || condition !== undefined)) {
+          throw DomainError.field(`preferences[${i}].${enabled !== undefined ? 'enabled' : 'condition'}`, 'applies to a topic subscription: give its subscriptionIdentifier');
+        }
+        if (subscriptionIdentifier) {
+          const change = preferenceChange({ ...channels, enabled, condition });
+          const applied = await subscriptions.setWorkflowPreference(inboxCaller(c), subscriptionIdentifier, workflowId, change);
+          updated.push(presentSubscriptionPreference(applied.subscriptionId, applied));
+        } else updated.push(await updateWorkflowPreference(me(c), workflowId, channelFlags(channels)));
       }
       return c.json({ data: updated }, 200);
     })

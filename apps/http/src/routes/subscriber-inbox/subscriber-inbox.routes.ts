@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { dataEnvelope, errorResponses, jsonBody, jsonContent } from '../../platform/schemas';
 import { InboxNotificationSchema, InboxPageSchema, SnoozeBodySchema } from '../inbox/inbox.schemas';
+import { SubscriptionPreferenceSchema } from '../topics/topics.schemas';
 import {
   ActionBodySchema,
   BulkBodySchema,
@@ -54,7 +55,7 @@ export const count = createRoute({
 });
 
 /** Changes of one notification without a body, by their path suffix. */
-export const STATE_CHANGES = ['read', 'unread', 'archive', 'unarchive', 'unsnooze'] as const;
+export const STATE_CHANGES = ['read', 'unread', 'seen', 'archive', 'unarchive', 'unsnooze'] as const;
 
 export const changeState = (suffix: (typeof STATE_CHANGES)[number]) =>
   createRoute({
@@ -148,7 +149,7 @@ export const bulkUpdate = createRoute({
   security,
   summary: 'Switch channels of several workflows',
   request: jsonBody(BulkPreferencesBodySchema),
-  responses: { 200: jsonContent(dataEnvelope(z.array(PreferenceSchema)), 'The updated preferences'), ...errorResponses },
+  responses: { 200: jsonContent(dataEnvelope(z.array(z.union([PreferenceSchema, SubscriptionPreferenceSchema]))), 'The updated preferences'), ...errorResponses },
 });
 
 export const updateWorkflow = createRoute({

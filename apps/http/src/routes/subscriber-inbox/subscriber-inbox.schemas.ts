@@ -86,8 +86,19 @@ export const ChannelsBodySchema = z.object(Object.fromEntries(CHANNEL_TYPES.map(
 /** The global level: channel switches and the delivery schedule (`useSchedule`'s update). */
 export const GlobalPreferenceBodySchema = ChannelsBodySchema.extend({ schedule: ScheduleSchema.optional() });
 
+/** Items with `subscriptionIdentifier` change a topic subscription's preference for the workflow (`enabled`, `condition`). */
 export const BulkPreferencesBodySchema = z.object({
-  preferences: z.array(ChannelsBodySchema.extend({ workflowId: z.string().min(1) })).min(1).max(100),
+  preferences: z
+    .array(
+      ChannelsBodySchema.extend({
+        workflowId: z.string().min(1),
+        subscriptionIdentifier: z.string().min(1).optional(),
+        enabled: z.boolean().optional(),
+        condition: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
 });
 
 export const PreferencesQuerySchema = z.object({
