@@ -1,10 +1,11 @@
 import { DomainError, InboxChannelConnections, InboxChannelEndpoints, type ChannelConnection, type ChannelEndpoint, type InboxCaller } from '@herald/domain';
-import type { Context } from 'hono';
-import type { AppEnv, Resolver } from '../../platform/app-env';
+import type { z } from '@hono/zod-openapi';
+import type { Resolver } from '../../platform/app-env';
 import { createRouter } from '../../platform/router';
 import { toCursorQuery } from '../../platform/schemas';
 import { inboxCaller } from '../inbox-topics/inbox-topics.index';
 import * as routes from './inbox-channels.routes';
+import type { InboxChannelListQuerySchema } from './inbox-channels.schemas';
 
 const presentConnection = (c: ChannelConnection) => ({
   identifier: c.identifier,
@@ -13,12 +14,18 @@ const presentConnection = (c: ChannelConnection) => ({
 });
 const presentEndpoint = (e: ChannelEndpoint) => ({ identifier: e.identifier, type: e.type });
 
-/** A `subscriberId` in a list query may only be the caller's own; an empty `contextKeys=` means none. */
-function listArgs(c: Context<AppEnv>, caller: InboxCaller, q: { subscriberId?: string; contextKeys?: string[] }) {
-  if (q.subscriberId !== undefined && q.subscriberId !== caller.subscriberId) {
+type ListQuery = z.infer<typeof InboxChannelListQuerySchema>;
+
+/**
+ * A list query as the filter and page of the caller's own channels: a `subscriberId` may only be
+ * the caller's own, and an empty `contextKeys=` (the client's "none") means no context.
+ */
+function listArgs(caller: InboxCaller, q: ListQuery) {
+  const { subscriberId, contextKeys, after, before, limit, orderDirection, orderBy, includeCursor, ...filter } = q;
+  if (subscriberId !== undefined && subscriberId !== caller.subscriberId) {
     throw new DomainError('FORBIDDEN', `an Inbox session lists subscriber '${caller.subscriberId}'s channels only`);
   }
-  return { contextKeys: q.contextKeys?.filter((k) => k !== '') };
+  return { filter: { ...filter, contextKeys: contextKeys?.filter((k) => k !== '') }, page: toCursorQuery({ after, before, limit, orderDirection, orderBy, includeCursor }) };
 }
 
 /**
@@ -31,10 +38,9 @@ export function inboxChannelsRouter(resolve: Resolver) {
   const endpoints = resolve.get(InboxChannelEndpoints);
   const router = createRouter()
     .openapi(routes.listConnections, async (c) => {
-      const caller = inboxCaller(c);
-      const { subscriberId, contextKeys, connectionIdentifier: _unused, after, before, limit, orderDirection, orderBy, includeCursor, ...filter } = c.req.valid('query');
-      const page = await connections.list(caller, { ...filter, ...listArgs(c, caller, { subscriberId, contextKeys }) }, toCursorQuery({ after, before, limit, orderDirection, orderBy, includeCursor }));
-      return c.json({ data: page.data.map(presentConnection), next: page.next, previous: page.previous }, 200);
+      const { filter: { connectionIdentifier: _unused, ...filter }, page } = listArgs(inboxCaller(c), c.req.valid('query'));
+      const found = await connections.list(inboxCaller(c), filter, page);
+      return c.json({ data: found.data.map(presentConnection), next: found.next, previous: found.previous }, 200);
     })
     .openapi(routes.getConnection, async (c) => c.json({ data: presentConnection(await connections.get(inboxCaller(c), c.req.valid('param').identifier)) }, 200))
     .openapi(routes.createConnection, async (c) => c.json({ data: presentConnection(await connections.create(inboxCaller(c), c.req.valid('json'))) }, 201))
@@ -43,10 +49,9 @@ export function inboxChannelsRouter(resolve: Resolver) {
       return c.body(null, 204);
     })
     .openapi(routes.listEndpoints, async (c) => {
-      const caller = inboxCaller(c);
-      const { subscriberId, contextKeys, connectionMode: _unused, after, before, limit, orderDirection, orderBy, includeCursor, ...filter } = c.req.valid('query');
-      const page = await endpoints.list(caller, { ...filter, ...listArgs(c, caller, { subscriberId, contextKeys }) }, toCursorQuery({ after, before, limit, orderDirection, orderBy, includeCursor }));
-      return c.json({ data: page.data.map(presentEndpoint), next: page.next, previous: page.previous }, 200);
+      const { filter: { connectionMode: _unused, ...filter }, page } = listArgs(inboxCaller(c), c.req.valid('query'));
+      const found = await endpoints.list(inboxCaller(c), filter, page);
+      return c.json({ data: found.data.map(presentEndpoint), next: found.next, previous: found.previous }, 200);
     })
     .openapi(routes.getEndpoint, async (c) => c.json({ data: presentEndpoint(await endpoints.get(inboxCaller(c), c.req.valid('param').identifier)) }, 200))
     .openapi(routes.createEndpoint, async (c) => c.json({ data: presentEndpoint(await endpoints.create(inboxCaller(c), c.req.valid('json'))) }, 201))
