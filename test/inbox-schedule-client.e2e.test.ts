@@ -188,3 +188,52 @@ describe('chat endpoints and connections from the Inbox', () => {
     expect((await novu.channelEndpoints.list()).data).toEqual([]);
   });
 });
+
+describe('every path @novu/js 3.19 calls', () => {
+  // From the client's InboxService: none may fall through to the API-key routes (a 401 "ApiKey").
+  const CALLS: Array<[string, string, unknown?]> = [
+    ['GET', '/v1/inbox/notifications'],
+    ['GET', '/v1/inbox/notifications/count?filters=[{}]'],
+    ...['read', 'unread', 'seen', 'archive', 'unarchive', 'unsnooze'].map((s): [string, string] => ['PATCH', `/v1/inbox/notifications/n-1/${s}`]),
+    ['PATCH', '/v1/inbox/notifications/n-1/snooze', { snoozeUntil: new Date(Date.now() + 60_000).toISOString() }],
+    ['PATCH', '/v1/inbox/notifications/n-1/complete', { actionType: 'primary' }],
+    ['PATCH', '/v1/inbox/notifications/n-1/revert', { actionType: 'primary' }],
+    ['DELETE', '/v1/inbox/notifications/n-1/delete'],
+    ...['read', 'archive', 'read-archive', 'delete', 'seen'].map((s): [string, string, unknown] => ['POST', `/v1/inbox/notifications/${s}`, {}]),
+    ['GET', '/v1/inbox/preferences'],
+    ['GET', '/v1/inbox/preferences/global'],
+    ['PATCH', '/v1/inbox/preferences', { email: true }],
+    ['PATCH', '/v1/inbox/preferences/bulk', { preferences: [{ workflowId: 'news', email: true }] }],
+    ['PATCH', '/v1/inbox/preferences/news', { email: true }],
+    ['POST', '/v1/inbox/events', { name: 'hello-world', to: { subscriberId: 'x' }, payload: {} }],
+    ['GET', '/v1/inbox/topics/t/subscriptions'],
+    ['GET', '/v1/inbox/topics/t/subscriptions/s'],
+    ['POST', '/v1/inbox/topics/t/subscriptions', { identifier: '' }],
+    ['PATCH', '/v1/inbox/topics/t/subscriptions/nope', { name: 'x' }],
+    ['DELETE', '/v1/inbox/topics/t/subscriptions/nope'],
+    ['PATCH', '/v1/inbox/subscriptions/nope/preferences/news', { enabled: true }],
+    ['POST', '/v1/inbox/chat/oauth', { integrationIdentifier: 'i' }],
+    ['POST', '/v1/inbox/channel-connections/oauth', { integrationIdentifier: 'i' }],
+    ['POST', '/v1/inbox/channel-endpoints/oauth', { integrationIdentifier: 'i' }],
+    ['POST', '/v1/inbox/channel-endpoints/link', { integrationIdentifier: 'i' }],
+    ['GET', '/v1/inbox/channel-connections'],
+    ['GET', '/v1/inbox/channel-connections/c'],
+    ['POST', '/v1/inbox/channel-connections', { integrationIdentifier: 'i', workspace: { id: 'w' }, auth: { accessToken: 't' } }],
+    ['DELETE', '/v1/inbox/channel-connections/c'],
+    ['GET', '/v1/inbox/channel-endpoints'],
+    ['GET', '/v1/inbox/channel-endpoints/e'],
+    ['POST', '/v1/inbox/channel-endpoints', { integrationIdentifier: 'i', subscriberId: 'paths-1', type: 'slack_user', endpoint: { userId: 'U' } }],
+    ['DELETE', '/v1/inbox/channel-endpoints/e'],
+  ];
+
+  it('is served by the Inbox with the session token', async () => {
+    const authorization = `Bearer ${await token('paths-1')}`;
+    const fallen: string[] = [];
+    for (const [method, path, body] of CALLS) {
+      const res = await fetch(`${svc.url}${path}`, { method, headers: { authorization, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      if (res.status === 401 || res.status >= 500 || /ApiKey/.test(text)) fallen.push(`${method} ${path}: ${res.status} ${text.slice(0, 120)}`);
+    }
+    expect(fallen).toEqual([]);
+  });
+});

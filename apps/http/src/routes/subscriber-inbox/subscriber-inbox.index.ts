@@ -169,6 +169,10 @@ export function subscriberInboxRouter(resolve: Resolver) {
       return c.json({ data: await updateWorkflowPreference(me(c), c.req.valid('param').workflowId, channelFlags(c.req.valid('json'))) }, 200);
     });
 
+  router.openapi(routes.keylessEvent, async () => {
+    throw new DomainError('FORBIDDEN', 'Herald environments are never keyless: trigger workflows with an API key (POST /v1/events/trigger)');
+  });
+
   async function updateWorkflowPreference(claims: SubscriberClaims, workflowId: string, channels: Record<string, boolean>) {
     const { environmentId, subscriberId } = claims;
     await updatePreferences.execute({ environmentId, subscriberId, workflowId, channels });

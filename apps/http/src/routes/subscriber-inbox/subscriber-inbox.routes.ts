@@ -161,3 +161,16 @@ export const updateWorkflow = createRoute({
   request: { params: WorkflowParams, ...jsonBody(ChannelsBodySchema) },
   responses: { 200: PreferenceEnvelope, ...errorResponses },
 });
+
+/** What the client posts in keyless mode (its hello-world demo event). */
+const KeylessEventSchema = z.object({ name: z.string(), to: z.unknown(), payload: z.record(z.string(), z.unknown()).optional() }).strict();
+
+export const keylessEvent = createRoute({
+  method: 'post',
+  path: '/v1/inbox/events',
+  tags,
+  security,
+  summary: 'The keyless demo trigger: refused, Herald environments are never keyless (trigger with an API key)',
+  request: jsonBody(KeylessEventSchema),
+  responses: { ...errorResponses },
+});
