@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { DeliverySchedule } from '../../entities/delivery-schedule';
 import type { JobOutcome, JobRepository, RunnableJob } from '../../ports/job-repository';
 import { RunNotifications, stepVariables, type StepHandlers } from './run-notifications';
+import { InMemoryDigestRepository } from '../../testing/in-memory-digest-repository';
 import { DelayStepHandler } from './steps/delay-step-handler';
+import { DigestStepHandler } from './steps/digest-step-handler';
 import type { StepHandler } from './steps/step-handler';
 
 // Issue 44 acceptance: a trigger at 23:30 for a subscriber whose schedule opens at 08:00 in Tokyo is
@@ -158,5 +160,20 @@ describe('delay steps extend to the schedule', () => {
     delay.steps.delay = { dueAt: '2026-03-10T14:35:00.000Z' };
     const result = await new DelayStepHandler(() => new Date('2026-03-10T14:35:00.010Z')).run(delay, stepVariables(delay));
     expect(result).toMatchObject({ status: 'delayed', rerunAt: new Date(TOKYO_0800), scheduleExtensions: 1 });
+  });
+});
+
+describe('digest steps extend to the schedule', () => {
+  it('the digest opened outside the schedule closes at its next opening; the opener counts one extension, a member none', async () => {
+    const clock = () => TOKYO_2330;
+    const digests = new DigestStepHandler(new InMemoryDigestRepository(clock), clock);
+    const controls = { amount: 10, unit: 'minutes', extendToSchedule: true };
+    const opener = job('digest', { controlValues: controls });
+    const member = { ...job('digest', { controlValues: controls }), jobId: 'job-digest-2', notificationId: 'n-digest-2' } as RunnableJob;
+    const [first, second] = await Promise.all([digests.run(opener, stepVariables(opener)), digests.run(member, stepVariables(member))]);
+    expect(first).toMatchObject({ status: 'delayed', rerunAt: new Date(TOKYO_0800), scheduleExtensions: 1 });
+    expect(first.details[0].detail).toMatch(/extended from 2026-03-10T14:40:00.000Z to the subscriber's delivery schedule \(Wed 08:00 AM Asia\/Tokyo\)$/);
+    expect(second).toMatchObject({ status: 'merged' });
+    expect(second.scheduleExtensions).toBeUndefined();
   });
 });
