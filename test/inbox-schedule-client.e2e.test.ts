@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { Novu } from '@novu/js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from './support/service';
@@ -75,12 +76,15 @@ describe('the delivery schedule from the Inbox', () => {
     expect(Object.keys((await res.json()).errors)).toEqual(['schedule.weeklySchedule.friday.hours[0].start']);
   });
 
-  it('the session’s defaultSchedule becomes a new subscriber’s schedule, never overwriting their own', async () => {
+  it('the session’s defaultSchedule becomes a new subscriber’s schedule, never overwriting their own; only a verified session sets it', async () => {
     const defaultSchedule = { weeklySchedule: { tuesday: { isEnabled: true, hours: [{ start: '08:00 AM', end: '12:00 PM' }] } } };
-    const first = await client('sched-3', { defaultSchedule }).preferences.schedule.get();
+    const subscriberHash = createHmac('sha256', svc.apiKey).update('sched-3').digest('hex');
+    // Without the subscriber's HMAC, anyone with the public identifier could choose when someone is reached.
+    expect((await client('sched-3', { defaultSchedule }).preferences.schedule.get()).data?.isEnabled).toBeUndefined();
+    const first = await client('sched-3', { defaultSchedule, subscriberHash }).preferences.schedule.get();
     expect(first.data).toMatchObject({ isEnabled: true, weeklySchedule: defaultSchedule.weeklySchedule });
     await client('sched-3').preferences.schedule.update({ isEnabled: true, weeklySchedule: WEEK });
-    const again = await client('sched-3', { defaultSchedule }).preferences.schedule.get();
+    const again = await client('sched-3', { defaultSchedule, subscriberHash }).preferences.schedule.get();
     expect(again.data?.weeklySchedule).toMatchObject(WEEK);
   });
 });
