@@ -147,7 +147,7 @@ export class RunNotifications {
         const by = source === 'workflow' ? 'the workflow defaults' : source === 'global' ? 'subscriber (global)' : 'subscriber';
         return this.skipped(job, `skipped: preference ${step.type} disabled by ${by}`);
       }
-      const schedule = checkSchedule(job, this.now());
+      const schedule = checkSchedule(job, this.now);
       if ('hold' in schedule) return { job, ...schedule.hold };
       afterWait = schedule.go;
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeliverySchedule } from '../../entities/delivery-schedule';
 import type { JobOutcome, JobRepository, RunnableJob } from '../../ports/job-repository';
 import { RunNotifications, stepVariables, type StepHandlers } from './run-notifications';
+import { checkSchedule } from './schedule-gate';
 import { InMemoryDigestRepository } from '../../testing/in-memory-digest-repository';
 import { DelayStepHandler } from './steps/delay-step-handler';
 import { DigestStepHandler } from './steps/digest-step-handler';
@@ -132,6 +133,13 @@ describe('channel steps wait for the subscriber schedule', () => {
     await run.execute([held.notificationId]);
     expect(sent).toEqual([TOKYO_2330.toISOString()]);
     expect(recorded[0].status).toBe('completed');
+  });
+});
+
+describe('the cost for a subscriber without a schedule', () => {
+  it('a channel step is let through without reading the clock (nothing but the claimed job is consulted)', () => {
+    const clock = () => expect.unreachable('the clock is read only when a schedule or a wait is there') as never;
+    for (const type of ['email', 'sms', 'chat', 'push']) expect(checkSchedule(job(type, { schedule: null }), clock)).toEqual({ go: null });
   });
 });
 
