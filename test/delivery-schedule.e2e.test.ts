@@ -119,6 +119,11 @@ describe('once the schedule opens', () => {
     // Generous for a loaded shared machine; the figure is printed.
     expect(sentAfter(email.details[1])).toBeLessThan(1_000);
     expect((await outboxEmails(svc, 'tokyo-1')).map((e) => e.subject).sort()).toEqual(['Hi 1', 'Hi 2']);
+    // The activity log (the interface's event log) tells the wait and until when.
+    const activity = await (await svc.request(`/v1/notifications/${email.notification_id}`)).json();
+    const logged = activity.data.jobs.find((j: { type: string }) => j.type === 'email').executionDetails.map((d: { detail: string }) => d.detail);
+    expect(logged.slice(0, 2)).toEqual(email.details.slice(0, 2));
+    expect(logged[0]).toContain(`waiting until ${opensAt.toISOString()}`);
   }, 120_000);
 
   it('the delay that extended to the schedule ended at the opening and counts one extension', async () => {
