@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureChromium, launchChromium } from './support/chromium';
 import { rawRequest } from './support/raw-request';
 import { startService, type TestService } from './support/service';
+import { waitFor } from './support/wait';
 
 const BUNDLE = fileURLToPath(new URL('../apps/http/dist/inbox-demo/inbox-demo.js', import.meta.url));
 const BUILD = fileURLToPath(new URL('../apps/http/scripts/build-inbox-demo.mjs', import.meta.url));
@@ -97,6 +98,29 @@ describe('the demo page in a real browser', () => {
     expect((await inbox()).map((n) => n.isRead)).toEqual([true, true]);
     expect(await bulk('Archive all', '/v1/inbox/notifications/archive')).toEqual({ status: 204, body: { tags: [] } });
     expect((await inbox()).map((n) => n.isArchived)).toEqual([true, true]);
+    await page.close();
+  });
+
+  it("edits the subscriber's delivery schedule through the Inbox's own preferences screen", async () => {
+    const page = await openDemo('sky');
+    const schedule = async () => (await (await svc.request('/v2/subscribers/sky/preferences')).json()).data.global.schedule;
+    await page.locator('.nv-bellContainer').first().click();
+    await page.locator('.nv-preferences__button').first().click();
+    // The schedule's own switch: turning it on stores the Inbox's default week.
+    await page.locator('.nv-scheduleActionsContainer label').first().click();
+    const nineToFive = { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] };
+    await waitFor(async () => (await schedule())?.isEnabled === true);
+    expect(await schedule()).toEqual({
+      isEnabled: true,
+      weeklySchedule: { monday: nineToFive, tuesday: nineToFive, wednesday: nineToFive, thursday: nineToFive, friday: nineToFive },
+    });
+    // A day's switch in the table turns that day on with the default hours.
+    await page.locator('.nv-scheduleBodyRow', { hasText: 'Saturday' }).locator('label').first().click();
+    await waitFor(async () => (await schedule())?.weeklySchedule?.saturday?.isEnabled === true);
+    expect((await schedule()).weeklySchedule.saturday).toEqual(nineToFive);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}inbox-demo-schedule.png` });
+    expect(outside).toEqual([]);
     await page.close();
   });
 });

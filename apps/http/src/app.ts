@@ -31,6 +31,8 @@ import type { HeraldMetrics } from './observability/metrics';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './platform/app-env';
 import { subscriberInboxRouter } from './routes/subscriber-inbox/subscriber-inbox.index';
+import { inboxTopicsRouter } from './routes/inbox-topics/inbox-topics.index';
+import { inboxChannelsRouter } from './routes/inbox-channels/inbox-channels.index';
 import { environmentsRouter } from './routes/environments/environments.index';
 import { inboxDemoRouter } from './routes/inbox-demo/inbox-demo.index';
 
@@ -66,6 +68,9 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
 
   // The browser inbox authorises with subscriber tokens, not API keys: mounted before the API-key guard.
   app.route('/', subscriberInboxRouter(resolver));
+  // After it: its middleware authenticates every /v1/inbox/* request these routes serve.
+  app.route('/', inboxTopicsRouter(resolver));
+  app.route('/', inboxChannelsRouter(resolver));
   if (inboxDemo) app.route('/', inboxDemoRouter(resolver, serviceName));
 
   const authenticate = resolver.get(AuthenticateApiKey);

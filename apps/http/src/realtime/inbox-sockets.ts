@@ -24,7 +24,7 @@ const room = (environmentId: string, subscriberRef: string) => `${environmentId}
  * The Inbox's live channel: socket.io (what `@novu/js` opens for a self-hosted socketUrl) on the
  * HTTP server's own port, at /socket.io. A socket is authorised by its subscriber token and joins
  * its subscriber's room; whatever the feed carries for the subscribers held here is read in one
- * batch and pushed as `notification_received` and `unread_count_changed`. While it holds sockets
+ * batch and pushed as `notification_received`, `unread_count_changed` and `unseen_count_changed`. While it holds sockets
  * it tells the feed so (see `InboxFeed.setPresent`): before a socket is let in, and no longer
  * once the last one has been gone for a while.
  */
@@ -111,6 +111,7 @@ export class InboxSockets {
         const to = this.io.to(room(change.environmentId, change.subscriberRef));
         for (const notification of change.notifications) to.emit('notification_received', { message: presentSocketMessage(notification) });
         to.emit('unread_count_changed', { counts: change.unreadCount });
+        to.emit('unseen_count_changed', { unseenCount: change.unseenCount });
       }
     } catch (err) {
       this.deps.logger.warn({ err }, 'pushing inbox changes to sockets failed');

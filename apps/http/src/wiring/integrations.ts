@@ -12,6 +12,8 @@ import {
   EnsureBuiltInIntegrations,
   GetChannelConnection,
   GetChannelEndpoint,
+  InboxChannelConnections,
+  InboxChannelEndpoints,
   IntegrationRepository,
   ListChannelConnections,
   ListChannelEndpoints,
@@ -28,7 +30,10 @@ import {
 } from '@herald/domain';
 import type { Wiring } from './binder';
 
-/** Integrations, the development outbox, and subscribers' channel connections and endpoints (secrets encrypted). */
+/**
+ * Integrations, the development outbox, and subscribers' channel connections and endpoints (secrets
+ * encrypted), also as the Inbox's subscriber manages their own.
+ */
 export const integrations: Wiring = (bind, { db, config }) => {
   const catalogue = providerCatalogue(config.serviceName);
   bind.value(ProviderCatalogue, catalogue);
@@ -59,4 +64,6 @@ export const integrations: Wiring = (bind, { db, config }) => {
   bind.construct(ListChannelEndpoints, [ChannelEndpointRepository]);
   bind.construct(UpdateChannelEndpoint, [ChannelEndpointRepository]);
   bind.construct(DeleteChannelEndpoint, [ChannelEndpointRepository]);
+  bind.construct(InboxChannelConnections, [ChannelConnectionRepository, CreateChannelConnection]);
+  bind.construct(InboxChannelEndpoints, [ChannelEndpointRepository, CreateChannelEndpoint]);
 };

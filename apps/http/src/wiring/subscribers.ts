@@ -1,5 +1,6 @@
 import { PrismaPreferenceRepository, PrismaSubscriberRepository } from '@herald/adapters';
 import {
+  ApplyDefaultSchedule,
   BulkCreateSubscribers,
   CreateSubscriber,
   DeleteSubscriber,
@@ -14,7 +15,7 @@ import {
 } from '@herald/domain';
 import type { Wiring } from './binder';
 
-/** Subscribers and their preferences. */
+/** Subscribers and their preferences (a delivery schedule among them: docs/delivery-schedules.md). */
 export const subscribers: Wiring = (bind, { db }) => {
   bind.value(SubscriberRepository, new PrismaSubscriberRepository(db.prisma, db.pool));
   bind.value(PreferenceRepository, new PrismaPreferenceRepository(db.prisma, db.pool));
@@ -27,4 +28,5 @@ export const subscribers: Wiring = (bind, { db }) => {
   bind.construct(BulkCreateSubscribers, [SubscriberRepository]);
   bind.construct(GetSubscriberPreferences, [PreferenceRepository]);
   bind.construct(UpdateSubscriberPreferences, [PreferenceRepository]);
+  bind.construct(ApplyDefaultSchedule, [PreferenceRepository]);
 };

@@ -3,6 +3,7 @@ import {
   DeleteTopic,
   GetTopic,
   GetTopicSubscription,
+  InboxSubscriptions,
   ListSubscriberSubscriptions,
   ListTopicSubscriptions,
   PreferenceRepository,
@@ -17,7 +18,7 @@ import {
 } from '@herald/domain';
 import type { Wiring } from './binder';
 
-/** Topics and their subscriptions (a subscription's preferences included). */
+/** Topics and their subscriptions (a subscription's preferences included), also as the Inbox's subscriber manages their own. */
 export const topics: Wiring = (bind, { db }) => {
   bind.value(TopicRepository, new PrismaTopicRepository(db.prisma, db.pool));
   bind.construct(UpsertTopic, [TopicRepository]);
@@ -31,4 +32,5 @@ export const topics: Wiring = (bind, { db }) => {
   bind.construct(ListSubscriberSubscriptions, [TopicRepository, SubscriberRepository]);
   bind.construct(GetTopicSubscription, [TopicRepository, PreferenceRepository]);
   bind.construct(UpdateTopicSubscription, [TopicRepository, PreferenceRepository]);
+  bind.construct(InboxSubscriptions, [TopicRepository, PreferenceRepository]);
 };

@@ -1,6 +1,7 @@
 import {
   SEVERITIES,
   type ChannelFlags,
+  type DeliverySchedule,
   type PreferenceRepository,
   type Severity,
   type SubscriberPreferenceRecord,
@@ -61,10 +62,11 @@ export class PrismaPreferenceRepository implements PreferenceRepository {
   async findSubscriberPreferences(environmentId: string, subscriberId: string): Promise<SubscriberPreferences | null> {
     const subscriber = await this.prisma.subscriber.findUnique({
       where: { environmentId_subscriberId: { environmentId, subscriberId } },
-      select: { preferences: { select: { workflowId: true, enabled: true, channels: true } } },
+      select: { schedule: true, preferences: { select: { workflowId: true, enabled: true, channels: true } } },
     });
     if (!subscriber) return null;
-    const result: SubscriberPreferences = { global: null, perWorkflow: new Map() };
+    const schedule = (subscriber.schedule ?? null) as DeliverySchedule | null;
+    const result: SubscriberPreferences = { global: null, perWorkflow: new Map(), schedule };
     for (const row of subscriber.preferences) {
       const record: SubscriberPreferenceRecord = { enabled: row.enabled, channels: (row.channels ?? {}) as ChannelFlags };
       if (row.workflowId === null) result.global = record;
@@ -80,6 +82,15 @@ export class PrismaPreferenceRepository implements PreferenceRepository {
       workflowId,
       JSON.stringify(channels),
     ]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async setSchedule(environmentId: string, subscriberId: string, schedule: DeliverySchedule | null, onlyIfUnset = false): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE subscribers SET schedule = $3::jsonb, updated_at = now()
+       WHERE environment_id = $1::uuid AND subscriber_id = $2${onlyIfUnset ? ' AND schedule IS NULL' : ''}`,
+      [environmentId, subscriberId, schedule === null ? null : JSON.stringify(schedule)],
+    );
     return (rowCount ?? 0) > 0;
   }
 }

@@ -7,6 +7,7 @@ import type {
   InboxPatch,
   InboxRepository,
   InboxSelection,
+  LiveCounts,
 } from '@herald/domain';
 import type { Pool } from 'pg';
 import { isUuid, sameKeys, SqlParams } from './sql-params';
@@ -188,18 +189,24 @@ export class SqlInboxRepository implements InboxRepository {
     );
   }
 
-  async unreadBySeverity(environmentId: string, subscriberRefs: string[]): Promise<Map<string, Partial<Record<Severity, number>>>> {
+  async liveCounts(environmentId: string, subscriberRefs: string[]): Promise<Map<string, LiveCounts>> {
     const refs = subscriberRefs.filter(isUuid);
-    const counts = new Map<string, Partial<Record<Severity, number>>>();
+    const counts = new Map<string, LiveCounts>();
     if (!refs.length) return counts;
     const { rows } = await this.pool.query(
-      `SELECT m.subscriber_id, m.severity, count(*)::int AS n FROM messages m
+      `SELECT m.subscriber_id, m.severity, count(*) FILTER (WHERE NOT m.is_read)::int AS unread, count(*) FILTER (WHERE NOT m.is_seen)::int AS unseen
+       FROM messages m
        WHERE m.environment_id = $1 AND m.subscriber_id = ANY($2::uuid[]) AND m.channel = 'in_app'
-         AND NOT m.is_read AND NOT m.is_archived AND NOT ${SNOOZED}
+         AND (NOT m.is_read OR NOT m.is_seen) AND NOT m.is_archived AND NOT ${SNOOZED}
        GROUP BY m.subscriber_id, m.severity`,
       [environmentId, refs],
     );
-    for (const r of rows) counts.set(r.subscriber_id, { ...counts.get(r.subscriber_id), [r.severity]: r.n });
+    for (const r of rows) {
+      const entry = counts.get(r.subscriber_id) ?? { unread: {}, unseen: 0 };
+      if (r.unread) entry.unread[r.severity as Severity] = r.unread;
+      entry.unseen += r.unseen;
+      counts.set(r.subscriber_id, entry);
+    }
     return counts;
   }
 }

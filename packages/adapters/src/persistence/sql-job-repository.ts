@@ -60,9 +60,10 @@ WITH updated AS (
   -- A step that runs again later (status delayed, rerun_at) stays unfinished and keeps its place.
   UPDATE jobs j SET status = r.status, attempts = r.attempts, provider_id = COALESCE(r.provider_id, j.provider_id),
     output = COALESCE(r.output, j.output), run_at = COALESCE(r.rerun_at, j.run_at), updated_at = now(),
-    delivery_state = COALESCE(r.delivery_state, j.delivery_state), digest = COALESCE(r.digest, j.digest)
+    delivery_state = COALESCE(r.delivery_state, j.delivery_state), digest = COALESCE(r.digest, j.digest),
+    schedule_extensions_count = j.schedule_extensions_count + COALESCE(r.schedule_extensions, 0)
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, status text, provider_id text, output jsonb, attempts int, leased boolean, rerun_at timestamptz,
-    delivery_state jsonb, digest jsonb)
+    delivery_state jsonb, digest jsonb, schedule_extensions int)
   WHERE j.id = r.id AND j.status IN ('queued', 'delayed', 'running') AND j.attempts = CASE WHEN r.leased THEN r.attempts ELSE r.attempts - 1 END
   RETURNING j.id, j.notification_id, j.environment_id, j.status, j.step_id, j.type, j.provider_id
 ), details AS (
@@ -122,6 +123,8 @@ export class SqlJobRepository implements JobRepository {
           step: toDeliveryStep(r.step),
           workflow: { ...r.workflow, preferences: r.workflow.preferences ?? {} },
           subscriber: subscriberFromJson(r.subscriber),
+          // The row's schedule column, read by the same statement as the rest of the subscriber.
+          schedule: r.subscriber.schedule ?? null,
           payload: r.payload ?? {},
           overrides: r.overrides ?? {},
           contextKeys: r.context_keys ?? [],
@@ -227,6 +230,7 @@ export class SqlJobRepository implements JobRepository {
       rerun_at: o.status === 'delayed' ? rerunAt(o).toISOString() : null,
       delivery_state: o.deliveryState ?? null,
       digest: o.digest ?? null,
+      schedule_extensions: o.scheduleExtensions ?? undefined,
     }));
     const details = outcomes.flatMap((o) =>
       o.details.map((d) => ({

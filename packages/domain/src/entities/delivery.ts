@@ -147,4 +147,6 @@ export interface StepResult {
    * unit, digestKey, timed), from its controls or its bridge's outputs; the job keeps the last given.
    */
   digest?: JsonObject;
+  /** Times this run moved a delay's or digest's due time to the subscriber's schedule (added to scheduleExtensionsCount). */
+  scheduleExtensions?: number;
 }

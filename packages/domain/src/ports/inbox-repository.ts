@@ -4,6 +4,11 @@ import type { InboxActionType, InboxFilter, InboxNotification, InboxOwner, Inbox
 
 export const InboxRepository = token<InboxRepository>('InboxRepository');
 
+export interface LiveCounts {
+  unread: Partial<Record<Severity, number>>;
+  unseen: number;
+}
+
 /** Every method reads or changes only the in-app notifications of the given owner. */
 export interface InboxRepository {
   /** The subscriber with that external id in the environment, or null. */
@@ -28,8 +33,8 @@ export interface InboxRepository {
   /** The in-app notifications these jobs created in the environment, with their owners (live pushes). */
   findByJobs(environmentId: string, jobIds: string[]): Promise<InboxNotification[]>;
   /**
-   * Unread, unarchived, unsnoozed counts per severity of each subscriber (internal ids), in one
-   * statement; a subscriber with none is absent.
+   * The Inbox's live counts of each subscriber (internal ids), in one statement, among unarchived,
+   * unsnoozed notifications: the unread per severity and the unseen; a subscriber with none is absent.
    */
-  unreadBySeverity(environmentId: string, subscriberRefs: string[]): Promise<Map<string, Partial<Record<Severity, number>>>>;
+  liveCounts(environmentId: string, subscriberRefs: string[]): Promise<Map<string, LiveCounts>>;
 }

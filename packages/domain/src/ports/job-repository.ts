@@ -1,6 +1,7 @@
 import { token } from '../shared/token';
 import type { DeliveryStep, DeliveryWorkflow, InAppMessageState, JsonObject, StepResult } from '../entities/delivery';
 import type { SubscriberPreferenceRecord } from '../entities/preferences';
+import type { DeliverySchedule } from '../entities/delivery-schedule';
 import type { StepSubscriber } from '../entities/subscriber';
 
 export const JobRepository = token<JobRepository>('JobRepository');
@@ -18,6 +19,11 @@ export interface RunnableJob {
   step: DeliveryStep;
   workflow: Omit<DeliveryWorkflow, 'steps' | 'payloadSchema'>;
   subscriber: StepSubscriber;
+  /**
+   * The subscriber's delivery schedule, read with the subscriber's row (no query of its own); absent
+   * or null: none. Steps run inline (in-app, which no schedule holds back) carry none.
+   */
+  schedule?: DeliverySchedule | null;
   payload: JsonObject;
   overrides: JsonObject;
   contextKeys: string[];

@@ -33,3 +33,9 @@ export function exceedsMaxDelay(amount: number, unit: DurationUnit): boolean {
 export function beyondMaxDelay(from: Date, at: Date): boolean {
   return at.getTime() - from.getTime() > MAX_DELAY_MS;
 }
+
+/** How late something ran after it was due, for execution details: "12 ms", "4.2 s". */
+export function lateness(dueAt: Date, ranAt: Date): string {
+  const ms = Math.max(0, ranAt.getTime() - dueAt.getTime());
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -15,7 +15,7 @@ export interface TimedSchedule {
 }
 
 /** A timezone the runtime knows, else UTC (a subscriber's timezone is free text). */
-function zoneOrUtc(timezone: string | null | undefined): string {
+export function zoneOrUtc(timezone: string | null | undefined): string {
   if (!timezone) return 'UTC';
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone });

@@ -124,6 +124,7 @@ function digest(r: ControlReader) {
     lookBackWindow: window && Object.keys(window).length ? window : undefined,
     cron: cron(r, 'cron'),
     timed: timedConfig(r.object('timed')),
+    extendToSchedule: r.boolean('extendToSchedule'),
   });
 }
 
@@ -170,6 +171,8 @@ function controlsOf(type: WorkflowStepType, r: ControlReader): JsonObject {
         cron: cron(r, 'cron'),
         timed: timedConfig(r.object('timed')),
         dynamicKey: r.string('dynamicKey'),
+        // Move the end of the wait to the next opening of the subscriber's delivery schedule.
+        extendToSchedule: r.boolean('extendToSchedule'),
       });
     case 'throttle':
       return compact({

@@ -145,14 +145,15 @@ export class InMemoryInboxRepository implements InboxRepository {
     return this.notifications.filter((n) => n.to.environmentId === environmentId && n.channelType === 'in_app' && ids.has(n.id)).map((n) => this.present(n));
   }
 
-  async unreadBySeverity(environmentId: string, subscriberRefs: string[]) {
-    const counts = new Map<string, Partial<Record<Severity, number>>>();
+  async liveCounts(environmentId: string, subscriberRefs: string[]) {
+    const counts = new Map<string, { unread: Partial<Record<Severity, number>>; unseen: number }>();
     for (const n of this.notifications) {
       if (n.to.environmentId !== environmentId || n.channelType !== 'in_app' || !subscriberRefs.includes(n.to.id)) continue;
-      if (!this.matches(n, { read: false, archived: false, snoozed: false })) continue;
-      const entry = counts.get(n.to.id) ?? {};
-      entry[n.severity] = (entry[n.severity] ?? 0) + 1;
-      counts.set(n.to.id, entry);
+      if (!this.matches(n, { archived: false, snoozed: false })) continue;
+      const entry = counts.get(n.to.id) ?? { unread: {}, unseen: 0 };
+      if (!n.isRead) entry.unread[n.severity] = (entry.unread[n.severity] ?? 0) + 1;
+      if (!n.isSeen) entry.unseen++;
+      if (!n.isRead || !n.isSeen) counts.set(n.to.id, entry);
     }
     return counts;
   }

@@ -165,6 +165,7 @@ export class InMemoryJobRepository implements JobRepository {
       step,
       workflow: { id: w.id, identifier: w.workflowId, name: w.name, active: w.active, critical: w.critical, severity: w.severity, origin: w.origin, tags: w.tags, data: w.data, preferences: w.preferences ?? {} },
       subscriber,
+      schedule: this.store.schedules.get(subscriber.id) ?? null,
       payload: n.payload,
       overrides: n.overrides,
       contextKeys: n.contextKeys,

@@ -1,4 +1,5 @@
 import { SEVERITIES, type Severity } from '../entities/channel';
+import type { DeliverySchedule } from '../entities/delivery-schedule';
 import type { ChannelFlags, SubscriberPreferenceRecord, WorkflowSettings } from '../entities/preferences';
 import type { Workflow } from '../entities/workflow';
 import type { PreferenceRepository, SubscriberPreferences } from '../ports/preference-repository';
@@ -43,7 +44,8 @@ export class InMemoryPreferenceRepository implements PreferenceRepository {
   async findSubscriberPreferences(environmentId: string, subscriberId: string): Promise<SubscriberPreferences | null> {
     const subscriber = this.store.subscriber(environmentId, subscriberId);
     if (!subscriber) return null;
-    const result: SubscriberPreferences = { global: null, perWorkflow: new Map() };
+    const schedule = this.store.schedules.get(subscriber.id);
+    const result: SubscriberPreferences = { global: null, perWorkflow: new Map(), schedule: schedule ? structuredClone(schedule) : null };
     for (const row of this.store.preferences.filter((p) => p.subscriberRowId === subscriber.id)) {
       const record: SubscriberPreferenceRecord = { enabled: row.enabled, channels: { ...row.channels } };
       if (row.workflowId === null) result.global = record;
@@ -58,6 +60,14 @@ export class InMemoryPreferenceRepository implements PreferenceRepository {
     const row = this.store.preferences.find((p) => p.subscriberRowId === subscriber.id && p.workflowId === workflowId);
     if (row) Object.assign(row.channels, channels);
     else this.store.preferences.push({ subscriberRowId: subscriber.id, workflowId, enabled: null, channels: { ...channels } });
+    return true;
+  }
+
+  async setSchedule(environmentId: string, subscriberId: string, schedule: DeliverySchedule | null, onlyIfUnset = false) {
+    const subscriber = this.store.subscriber(environmentId, subscriberId);
+    if (!subscriber || (onlyIfUnset && this.store.schedules.has(subscriber.id))) return false;
+    if (schedule) this.store.schedules.set(subscriber.id, structuredClone(schedule));
+    else this.store.schedules.delete(subscriber.id);
     return true;
   }
 }

@@ -1,3 +1,4 @@
+import type { DeliverySchedule } from '../entities/delivery-schedule';
 import type { ChannelConnection, EndpointAddress, EndpointType } from '../entities/channel-endpoint';
 import type { Integration } from '../entities/integration';
 import type { ChannelFlags } from '../entities/preferences';
@@ -66,6 +67,8 @@ export class InMemoryStore {
   readonly integrations: Integration[] = [];
   readonly connections: ConnectionRow[] = [];
   readonly endpoints: EndpointRow[] = [];
+  /** Delivery schedules by subscriber row id (a column of the subscriber's row in SQL). */
+  readonly schedules = new Map<string, DeliverySchedule>();
   private last = 0;
 
   /** The current time, never equal to an earlier reading (rows keep a stable creation order). */
@@ -87,6 +90,7 @@ export class InMemoryStore {
     remove(this.subscriptions, (s) => s.subscriberRowId === rowId);
     remove(this.preferences, (p) => p.subscriberRowId === rowId);
     remove(this.endpoints, (e) => e.subscriberRowId === rowId);
+    this.schedules.delete(rowId);
   }
 
   cascadeWorkflow(id: string): void {

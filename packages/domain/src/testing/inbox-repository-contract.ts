@@ -97,7 +97,7 @@ export function inboxRepositoryContract(name: string, setup: () => Promise<Inbox
       expect(await fixture.repo.findByJobs(env, [])).toEqual([]);
     });
 
-    it('counts unread, unarchived, unsnoozed notifications per severity of each subscriber; one with none is absent', async () => {
+    it('counts unarchived, unsnoozed notifications unread per severity and unseen, of each subscriber; one with none is absent', async () => {
       const fixture = await setup();
       const [env, other] = fixture.environments;
       const ada = await inboxOwner(fixture, env);
@@ -111,9 +111,15 @@ export function inboxRepositoryContract(name: string, setup: () => Promise<Inbox
       const read = await fixture.deliver(cy, { createdAt: minute(3), severity: 'medium' });
       await fixture.deliver(cy, { createdAt: minute(4), severity: 'medium' });
       await fixture.repo.update(cy, read.id, { read: true });
-      const counts = await fixture.repo.unreadBySeverity(env, [ada.id, bob.id, cy.id, 'not-an-id']);
-      expect(Object.fromEntries(counts)).toEqual({ [ada.id]: { high: 2, none: 1 }, [cy.id]: { medium: 1 } });
-      expect((await fixture.repo.unreadBySeverity(other, [ada.id])).size).toBe(0);
+      const seen = await fixture.deliver(cy, { createdAt: minute(5), severity: 'high' });
+      await fixture.repo.update(cy, seen.id, { seen: true });
+      const counts = await fixture.repo.liveCounts(env, [ada.id, bob.id, cy.id, 'not-an-id']);
+      expect(Object.fromEntries(counts)).toEqual({
+        [ada.id]: { unread: { high: 2, none: 1 }, unseen: 3 },
+        // Read without being marked seen still counts unseen; seen without being read still unread.
+        [cy.id]: { unread: { medium: 1, high: 1 }, unseen: 2 },
+      });
+      expect((await fixture.repo.liveCounts(other, [ada.id])).size).toBe(0);
     });
 
     inboxChangesContract(setup);

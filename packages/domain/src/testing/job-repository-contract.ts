@@ -77,8 +77,17 @@ export function jobRepositoryContract(name: string, setup: () => Promise<JobRepo
         deliveryState: null,
         steps: {},
         preferences: { global: { channels: { email: false } }, perWorkflow: null },
+        schedule: null,
       });
       expect(await jobs.claim([])).toEqual([]);
+    });
+
+    it("claims a job with its subscriber's delivery schedule", async () => {
+      const { jobs, env, notify, preferences } = await world([step('mail', 'email')]);
+      const week = { isEnabled: true, weeklySchedule: { friday: { isEnabled: true, hours: [{ start: '08:00 AM', end: '06:00 PM' }] } } };
+      await preferences.setSchedule(env, 'ada', week);
+      const [claimed] = await jobs.claim([await notify()]);
+      expect(claimed.schedule).toEqual(week);
     });
 
     it('leases a step with side effects until recorded; a step without is read again, and its first result recorded is kept', async () => {

@@ -52,7 +52,7 @@ export function preferenceRepositoryContract(name: string, setup: () => Promise<
     it("reads a subscriber's levels: none at first, null for an unknown subscriber or one of another environment", async () => {
       const { preferences, subscribers, environments: [env, other] } = await setup();
       await subscribers.insert(env, { subscriberId: 'ada' });
-      expect(await preferences.findSubscriberPreferences(env, 'ada')).toEqual({ global: null, perWorkflow: new Map() });
+      expect(await preferences.findSubscriberPreferences(env, 'ada')).toEqual({ global: null, perWorkflow: new Map(), schedule: null });
       expect(await preferences.findSubscriberPreferences(env, 'nobody')).toBeNull();
       expect(await preferences.findSubscriberPreferences(other, 'ada')).toBeNull();
       expect(await preferences.mergeSubscriberPreference(other, 'ada', null, { email: false })).toBe(false);
@@ -71,6 +71,25 @@ export function preferenceRepositoryContract(name: string, setup: () => Promise<
       expect([...levels!.perWorkflow]).toEqual([[workflow.id, { enabled: null, channels: { in_app: false } }]]);
     });
 
+    it("stores a subscriber's delivery schedule, keeps their own against a default, removes it with null or with the subscriber", async () => {
+      const { preferences, subscribers, environments: [env, other] } = await setup();
+      await subscribers.insert(env, { subscriberId: 'ada' });
+      const week = { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } } };
+      expect(await preferences.setSchedule(env, 'ada', week, true)).toBe(true);
+      expect(await preferences.setSchedule(env, 'ada', { isEnabled: false }, true)).toBe(false);
+      expect((await preferences.findSubscriberPreferences(env, 'ada'))!.schedule).toEqual(week);
+      expect(await preferences.setSchedule(env, 'ada', { isEnabled: false })).toBe(true);
+      expect((await preferences.findSubscriberPreferences(env, 'ada'))!.schedule).toEqual({ isEnabled: false });
+      expect(await preferences.setSchedule(other, 'ada', week)).toBe(false);
+      expect(await preferences.setSchedule(env, 'nobody', week)).toBe(false);
+      expect(await preferences.setSchedule(env, 'ada', null)).toBe(true);
+      expect((await preferences.findSubscriberPreferences(env, 'ada'))!.schedule).toBeNull();
+      await preferences.setSchedule(env, 'ada', week);
+      await subscribers.delete(env, 'ada');
+      await subscribers.insert(env, { subscriberId: 'ada' });
+      expect((await preferences.findSubscriberPreferences(env, 'ada'))!.schedule).toBeNull();
+    });
+
     it('drops the levels of a deleted workflow, and every level of a deleted subscriber', async () => {
       const { preferences, subscribers, workflows, environments: [env] } = await setup();
       await subscribers.insert(env, { subscriberId: 'ada' });
@@ -80,7 +99,7 @@ export function preferenceRepositoryContract(name: string, setup: () => Promise<
       expect([...(await preferences.findSubscriberPreferences(env, 'ada'))!.perWorkflow.keys()]).toEqual([kept.id]);
       await subscribers.delete(env, 'ada');
       await subscribers.insert(env, { subscriberId: 'ada' });
-      expect(await preferences.findSubscriberPreferences(env, 'ada')).toEqual({ global: null, perWorkflow: new Map() });
+      expect(await preferences.findSubscriberPreferences(env, 'ada')).toEqual({ global: null, perWorkflow: new Map(), schedule: null });
     });
   });
 }

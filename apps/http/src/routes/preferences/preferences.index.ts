@@ -15,12 +15,13 @@ export function preferencesRouter(resolve: Resolver) {
       return c.json({ data: presentPreferences(view) }, 200);
     })
     .openapi(routes.patch, async (c) => {
-      const { channels = {}, workflowId } = c.req.valid('json');
+      const { channels = {}, workflowId, schedule } = c.req.valid('json');
       const view = await updatePreferences.execute({
         environmentId: c.get('caller').environmentId,
         subscriberId: c.req.valid('param').subscriberId,
         workflowId,
         channels: channelFlags(channels),
+        schedule,
       });
       return c.json({ data: presentPreferences(view) }, 200);
     });

@@ -23,7 +23,7 @@ export const patch = createRoute({
   method: 'patch',
   path: '/v2/subscribers/{subscriberId}/preferences',
   tags,
-  summary: "Switch channels on or off globally, or for one workflow with workflowId",
+  summary: "Switch channels on or off globally, or for one workflow with workflowId; set the delivery schedule",
   request: { params: SubscriberIdParam, ...jsonBody(PatchPreferencesSchema) },
   responses: { 200: jsonContent(PreferencesEnvelope, 'Preferences'), ...errorResponses },
 });

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { ChannelFlagsShape, ScheduleSchema } from './channel-flags';
+import { ScheduleSchema } from '../../platform/schedule-schema';
+import { ChannelFlagsShape } from './channel-flags';
 
 const ContextValue = z.union([z.string(), z.strictObject({ id: z.string(), data: z.record(z.string(), z.unknown()).optional() })]);
 
@@ -8,7 +9,7 @@ export const PatchPreferencesSchema = z
   .strictObject({
     channels: z.strictObject(ChannelFlagsShape).optional(),
     workflowId: z.string().min(1).optional().openapi({ description: 'Trigger identifier or id; absent -> global preferences' }),
-    schedule: ScheduleSchema.optional(),
+    schedule: ScheduleSchema.optional().openapi({ description: 'The delivery schedule (global preferences only)' }),
     context: z
       .record(z.string(), ContextValue)
       .refine((context) => !Object.keys(context).length, 'is not supported: Herald keeps one set of preferences per subscriber, not one per context')
@@ -21,7 +22,7 @@ const ChannelsSchema = z.object({ email: z.boolean(), sms: z.boolean(), in_app: 
 
 export const SubscriberPreferencesSchema = z
   .object({
-    global: z.object({ enabled: z.boolean(), channels: ChannelsSchema }),
+    global: z.object({ enabled: z.boolean(), channels: ChannelsSchema, schedule: ScheduleSchema.optional() }),
     workflows: z.array(
       z.object({
         enabled: z.boolean(),

@@ -1,4 +1,5 @@
 import {
+  ApplyDefaultSchedule,
   AuthenticateSubscriberToken,
   ChangeInboxNotification,
   ChangeInboxNotifications,
@@ -8,7 +9,9 @@ import {
   DomainError,
   GetSubscriberPreferences,
   InboxFeed,
+  InboxSubscriptions,
   ListInboxNotifications,
+  parseDefaultSchedule,
   StartInboxSession,
   UpdateSubscriberPreferences,
   type InboxFilter,
@@ -23,6 +26,8 @@ import { presentInboxNotification } from '../inbox/inbox.presenter';
 import { channelFlags } from '../preferences/channel-flags';
 import { parseCountFilters, parseBulkData, tagGroupsFromQuery } from './subscriber-inbox.input';
 import { findWorkflowPreference, presentGlobalPreference, presentPreferenceList, presentSession, presentWorkflowPreference } from './subscriber-inbox.presenter';
+import { inboxCaller, preferenceChange } from '../inbox-topics/inbox-topics.index';
+import { presentSubscriptionPreference } from '../topics/topics.presenter';
 import * as routes from './subscriber-inbox.routes';
 
 const SESSION_PATH = '/v1/inbox/session';
@@ -44,6 +49,8 @@ export function subscriberInboxRouter(resolve: Resolver) {
   const completeAction = resolve.get(CompleteInboxAction);
   const getPreferences = resolve.get(GetSubscriberPreferences);
   const updatePreferences = resolve.get(UpdateSubscriberPreferences);
+  const applyDefaultSchedule = resolve.get(ApplyDefaultSchedule);
+  const subscriptions = resolve.get(InboxSubscriptions);
 
   const me = (c: Context<AppEnv>) => c.get('subscriber');
   const ref = (c: Context<AppEnv>, notificationId: string) => ({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, notificationId });
@@ -64,6 +71,7 @@ export function subscriberInboxRouter(resolve: Resolver) {
     .openapi(routes.session, async (c) => {
       const body = c.req.valid('json');
       const { subscriberId, ...profile } = body.subscriber;
+      const defaultSchedule = body.defaultSchedule === undefined ? undefined : parseDefaultSchedule(body.defaultSchedule);
       // The origin is checked by the use case before it writes anything (the preflight alone does not stop a POST).
       const session = await startSession.execute({
         applicationIdentifier: body.applicationIdentifier,
@@ -81,6 +89,8 @@ export function subscriberInboxRouter(resolve: Resolver) {
           data: profile.data ?? undefined,
         },
       });
+      // Like the profile, only a verified session may choose it: the public identifier alone could hold back someone's email.
+      if (defaultSchedule && session.verified) await applyDefaultSchedule.execute(session.environment.id, subscriberId, defaultSchedule);
       return c.json({ data: presentSession(session) }, 201);
     })
     .openapi(routes.list, async (c) => {
@@ -144,20 +154,31 @@ export function subscriberInboxRouter(resolve: Resolver) {
       return c.json({ data: presentGlobalPreference(view) }, 200);
     })
     .openapi(routes.updateGlobal, async (c) => {
-      const { schedule: _, ...switches } = c.req.valid('json');
-      const view = await updatePreferences.execute({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, channels: channelFlags(switches) });
+      const { schedule, ...channels } = c.req.valid('json');
+      const view = await updatePreferences.execute({ environmentId: me(c).environmentId, subscriberId: me(c).subscriberId, channels: channelFlags(channels), schedule });
       return c.json({ data: presentGlobalPreference(view) }, 200);
     })
     .openapi(routes.bulkUpdate, async (c) => {
       const updated = [];
-      for (const { workflowId, ...channels } of c.req.valid('json').preferences) {
-        updated.push(await updateWorkflowPreference(me(c), workflowId, channelFlags(channels)));
+      for (const [i, { workflowId, subscriptionIdentifier, enabled, condition, ...channels }] of c.req.valid('json').preferences.entries()) {
+        if (!subscriptionIdentifier && (enabled !== undefined || condition !== undefined)) {
+          throw DomainError.field(`preferences[${i}].${enabled !== undefined ? 'enabled' : 'condition'}`, 'applies to a topic subscription: give its subscriptionIdentifier');
+        }
+        if (subscriptionIdentifier) {
+          const change = preferenceChange({ ...channels, enabled, condition });
+          const applied = await subscriptions.setWorkflowPreference(inboxCaller(c), subscriptionIdentifier, workflowId, change);
+          updated.push(presentSubscriptionPreference(applied.subscriptionId, applied));
+        } else updated.push(await updateWorkflowPreference(me(c), workflowId, channelFlags(channels)));
       }
       return c.json({ data: updated }, 200);
     })
     .openapi(routes.updateWorkflow, async (c) => {
       return c.json({ data: await updateWorkflowPreference(me(c), c.req.valid('param').workflowId, channelFlags(c.req.valid('json'))) }, 200);
     });
+
+  router.openapi(routes.keylessEvent, async () => {
+    throw new DomainError('FORBIDDEN', 'Herald environments are never keyless: trigger workflows with an API key (POST /v1/events/trigger)');
+  });
 
   async function updateWorkflowPreference(claims: SubscriberClaims, workflowId: string, channels: Record<string, boolean>) {
     const { environmentId, subscriberId } = claims;

@@ -23,7 +23,8 @@ export function presentSession(session: InboxSession): z.infer<typeof SessionSch
 const SOURCE: Record<PreferenceSource, 'template' | 'subscriber'> = { workflow: 'template', global: 'subscriber', subscriber: 'subscriber' };
 
 export function presentGlobalPreference(view: SubscriberPreferencesView): Preference {
-  return { level: 'global', enabled: view.global.enabled, channels: view.global.channels };
+  const { schedule } = view.global;
+  return { level: 'global', enabled: view.global.enabled, channels: view.global.channels, ...(schedule ? { schedule } : {}) };
 }
 
 export function presentWorkflowPreference(entry: SubscriberPreferencesView['workflows'][number]): Preference {

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { SelectAllForms } from '@herald/domain';
 import { dataEnvelope, errorResponses, jsonBody, jsonContent } from '../../platform/schemas';
 import { InboxNotificationSchema, InboxPageSchema, SnoozeBodySchema } from '../inbox/inbox.schemas';
+import { SubscriptionPreferenceSchema } from '../topics/topics.schemas';
 import {
   ActionBodySchema,
   BulkBodySchema,
@@ -55,7 +56,7 @@ export const count = createRoute({
 });
 
 /** Changes of one notification without a body, by their path suffix. */
-export const STATE_CHANGES = ['read', 'unread', 'archive', 'unarchive', 'unsnooze'] as const;
+export const STATE_CHANGES = ['read', 'unread', 'seen', 'archive', 'unarchive', 'unsnooze'] as const;
 
 export const changeState = (suffix: (typeof STATE_CHANGES)[number]) =>
   createRoute({
@@ -150,7 +151,7 @@ export const updateGlobal = createRoute({
   path: '/v1/inbox/preferences',
   tags,
   security,
-  summary: 'Switch channels on or off globally',
+  summary: 'Switch channels on or off globally; set the delivery schedule',
   request: jsonBody(GlobalPreferenceBodySchema),
   responses: { 200: PreferenceEnvelope, ...errorResponses },
 });
@@ -162,7 +163,7 @@ export const bulkUpdate = createRoute({
   security,
   summary: 'Switch channels of several workflows',
   request: jsonBody(BulkPreferencesBodySchema),
-  responses: { 200: jsonContent(dataEnvelope(z.array(PreferenceSchema)), 'The updated preferences'), ...errorResponses },
+  responses: { 200: jsonContent(dataEnvelope(z.array(z.union([PreferenceSchema, SubscriptionPreferenceSchema]))), 'The updated preferences'), ...errorResponses },
 });
 
 export const updateWorkflow = createRoute({
@@ -173,4 +174,17 @@ export const updateWorkflow = createRoute({
   summary: 'Switch channels of one workflow',
   request: { params: WorkflowParams, ...jsonBody(ChannelsBodySchema) },
   responses: { 200: PreferenceEnvelope, ...errorResponses },
+});
+
+/** What the client posts in keyless mode (its hello-world demo event). */
+const KeylessEventSchema = z.object({ name: z.string(), to: z.unknown(), payload: z.record(z.string(), z.unknown()).optional() }).strict();
+
+export const keylessEvent = createRoute({
+  method: 'post',
+  path: '/v1/inbox/events',
+  tags,
+  security,
+  summary: 'The keyless demo trigger: refused, Herald environments are never keyless (trigger with an API key)',
+  request: jsonBody(KeylessEventSchema),
+  responses: { ...errorResponses },
 });

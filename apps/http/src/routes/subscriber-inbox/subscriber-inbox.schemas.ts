@@ -1,8 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { INBOX_ACTION_TYPES, PREFERENCE_CRITICALITIES, SEVERITIES } from '@herald/domain';
+import { ScheduleSchema } from '../../platform/schedule-schema';
 import { queryArray } from '../../platform/schemas';
 import { InboxListQuerySchema, TagsSelectorSchema } from '../inbox/inbox.schemas';
-import { ChannelFlagsShape, ScheduleSchema } from '../preferences/channel-flags';
+import { ChannelFlagsShape } from '../preferences/channel-flags';
 
 /** What `@novu/js` posts to start a session; its `subscriber` profile is stored only when the session is HMAC-verified. */
 export const SessionBodySchema = z
@@ -85,20 +86,20 @@ export const BulkBodySchema = z
 /** The switches of one workflow. */
 export const ChannelsBodySchema = z.strictObject(ChannelFlagsShape).openapi('InboxChannelSwitches');
 
-/** The global level: switches, or the schedule @novu/js sends alone (accepted, ignored: Herald keeps none). */
-export const GlobalPreferenceBodySchema = z.strictObject({ ...ChannelFlagsShape, schedule: ScheduleSchema.optional() }).openapi('InboxGlobalPreferenceRequest');
+/** The global level: channel switches and the delivery schedule (`useSchedule`'s update). */
+export const GlobalPreferenceBodySchema = ChannelsBodySchema.extend({ schedule: ScheduleSchema.optional() }).openapi('InboxGlobalPreferenceRequest');
 
-// @novu/js sends these for topic subscription preferences, which this Inbox does not serve:
-// refused by name, never applied to the workflow's own preference instead.
-const notServed = z
-  .unknown()
-  .refine(() => false, 'is not supported: topic subscription preferences are not served by this Inbox')
-  .optional()
-  .openapi({ description: 'Refused: topic subscription preferences are not served by this Inbox' });
-
+/** Items with `subscriptionIdentifier` change a topic subscription's preference for the workflow (`enabled`, `condition`). */
 export const BulkPreferencesBodySchema = z.strictObject({
   preferences: z
-    .array(z.strictObject({ ...ChannelFlagsShape, workflowId: z.string().min(1), subscriptionIdentifier: notServed, enabled: notServed, condition: notServed }))
+    .array(
+      ChannelsBodySchema.extend({
+        workflowId: z.string().min(1),
+        subscriptionIdentifier: z.string().min(1).optional(),
+        enabled: z.boolean().optional(),
+        condition: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
     .min(1)
     .max(100),
 });
@@ -118,6 +119,7 @@ export const PreferenceSchema = z
     level: z.enum(['global', 'template']),
     enabled: z.boolean(),
     channels: Channels,
+    schedule: ScheduleSchema.optional(),
     overrides: z.array(z.object({ channel: z.string(), source: z.string() })).optional(),
     workflow: z
       .object({ id: z.string(), identifier: z.string(), name: z.string(), critical: z.boolean(), tags: z.array(z.string()), severity: z.enum(SEVERITIES) })

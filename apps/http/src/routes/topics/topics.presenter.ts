@@ -27,8 +27,16 @@ function presentSubscriber(s: SubscriberSummary): z.infer<typeof SubscriberSumma
 }
 
 function presentPreferences({ subscription, preferences }: SubscriptionDetails): Array<z.infer<typeof SubscriptionPreferenceSchema>> {
-  return preferences.map(({ workflow, enabled, condition }) => ({
-    subscriptionId: subscription.id,
+  return preferences.map((p) => presentSubscriptionPreference(subscription.id, p));
+}
+
+/** One workflow's preference of a subscription. */
+export function presentSubscriptionPreference(
+  subscriptionId: string,
+  { workflow, enabled, condition }: SubscriptionDetails['preferences'][number],
+): z.infer<typeof SubscriptionPreferenceSchema> {
+  return {
+    subscriptionId,
     workflow: {
       id: workflow.id,
       identifier: workflow.identifier,
@@ -40,7 +48,7 @@ function presentPreferences({ subscription, preferences }: SubscriptionDetails):
     },
     enabled,
     ...(condition !== undefined ? { condition } : {}),
-  }));
+  };
 }
 
 /** The create/update shape. */

@@ -5,6 +5,7 @@ import type { JobOutcome, JobRepository, RunnableJob } from '../../ports/job-rep
 import { evaluateStepFilters } from '../../rules/evaluate-step-filters';
 import { evaluateJsonLogic } from '../../rules/json-logic';
 import { resolveChannel } from '../../rules/resolve-preferences';
+import { checkSchedule } from './schedule-gate';
 import type { StepHandler, StepResult, StepVariables } from './steps/step-handler';
 import { contextFromKeys } from '../../shared/context-keys';
 
@@ -52,14 +53,16 @@ export function stepVariables(job: RunnableJob): StepVariables {
 
 /**
  * Runs workflow steps for a batch of notifications, in order: the step's skip condition and legacy
- * filters, then the subscriber's preferences for a channel step, then the step's handler. Steps due
- * now run one after another in this call; later ones are scheduled by the repository.
+ * filters, then the subscriber's preferences and delivery schedule for a channel step, then the
+ * step's handler. Steps due now run one after another in this call; later ones are scheduled by the
+ * repository.
  */
 export class RunNotifications {
   constructor(
     private readonly jobs: JobRepository,
     private readonly handlers: StepHandlers,
     private readonly observer: DeliveryObserver = { recorded: () => undefined },
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async execute(notificationIds: string[]): Promise<{ jobsRun: number }> {
@@ -72,7 +75,7 @@ export class RunNotifications {
 
   /** The same engine with slots of its own: due delayed work runs there, never behind queued batches. */
   lane(): RunNotifications {
-    return new RunNotifications(this.jobs, this.handlers, this.observer);
+    return new RunNotifications(this.jobs, this.handlers, this.observer, this.now);
   }
 
   /**
@@ -134,6 +137,7 @@ export class RunNotifications {
     if (skip.error) return this.skipped(job, `skipped: ${skip.error}`);
     const filters = evaluateStepFilters(step.filters, { subscriber: variables.subscriber, payload: job.payload });
     if (!filters.passed) return this.skipped(job, 'skipped: condition false');
+    let afterWait: { detail: StepResult['details'][number]; output: Record<string, unknown> } | null = null;
     if (isChannelType(step.type)) {
       const { enabled, source } = resolveChannel(
         { workflow: { critical: job.workflow.critical, defaults: job.workflow.preferences }, global: job.preferences.global, perWorkflow: job.preferences.perWorkflow },
@@ -143,6 +147,9 @@ export class RunNotifications {
         const by = source === 'workflow' ? 'the workflow defaults' : source === 'global' ? 'subscriber (global)' : 'subscriber';
         return this.skipped(job, `skipped: preference ${step.type} disabled by ${by}`);
       }
+      const schedule = checkSchedule(job, this.now);
+      if ('hold' in schedule) return { job, ...schedule.hold };
+      afterWait = schedule.go;
     }
     let result: StepResult;
     try {
@@ -150,6 +157,7 @@ export class RunNotifications {
     } catch (error) {
       result = { status: 'failed', details: [{ status: 'Failed', source: 'Internal', detail: `step error: ${(error as Error).message}` }] };
     }
+    if (afterWait) result = { ...result, details: [afterWait.detail, ...result.details], output: { ...afterWait.output, ...result.output } };
     return { job, ...result };
   }
 

@@ -45,17 +45,17 @@ describe('InboxLiveObserver', () => {
 });
 
 describe('ReadLiveInboxChanges', () => {
-  it('reads the new notifications and the unread count of each subscriber in the events', async () => {
+  it('reads the new notifications and the unread and unseen counts of each subscriber in the events', async () => {
     const inbox = new InMemoryInboxRepository();
-    inbox.notifications.push(notification('n1', 'high'), notification('n2', 'none'), notification('n3', 'none', { isRead: true }));
+    inbox.notifications.push(notification('n1', 'high'), notification('n2', 'none'), notification('n3', 'none', { isRead: true }), notification('n4', 'low', { isRead: true, isSeen: true }));
     inbox.jobs.set('j2', 'n2');
     const changes = await new ReadLiveInboxChanges(inbox).execute([
       { environmentId: 'env-1', subscriberRef: 'sub-ada', jobIds: ['j2'] },
       { environmentId: 'env-1', subscriberRef: 'sub-gone', jobIds: [] },
     ]);
     expect(changes).toMatchObject([
-      { subscriberRef: 'sub-ada', notifications: [{ id: 'n2' }], unreadCount: { total: 2, severity: { high: 1, medium: 0, low: 0, none: 1 } } },
-      { subscriberRef: 'sub-gone', notifications: [], unreadCount: { total: 0 } },
+      { subscriberRef: 'sub-ada', notifications: [{ id: 'n2' }], unreadCount: { total: 2, severity: { high: 1, medium: 0, low: 0, none: 1 } }, unseenCount: 3 },
+      { subscriberRef: 'sub-gone', notifications: [], unreadCount: { total: 0 }, unseenCount: 0 },
     ]);
   });
 });

@@ -4,12 +4,13 @@ import type { InboxFeedEvent } from '../../ports/inbox-feed';
 import type { InboxRepository } from '../../ports/inbox-repository';
 import type { UnreadCount } from './unread-count';
 
-/** What one connected subscriber is told: the notifications just delivered and the new unread count. */
+/** What one connected subscriber is told: the notifications just delivered, the new unread and unseen counts. */
 export interface LiveInboxChange {
   environmentId: string;
   subscriberRef: string;
   notifications: InboxNotification[];
   unreadCount: UnreadCount;
+  unseenCount: number;
 }
 
 /**
@@ -33,15 +34,16 @@ export class ReadLiveInboxChanges {
   private async read(environmentId: string, subscribers: Map<string, string[]>): Promise<LiveInboxChange[]> {
     const jobIds = [...subscribers.values()].flat();
     const refs = [...subscribers.keys()];
-    const [notifications, counts] = await Promise.all([jobIds.length ? this.inbox.findByJobs(environmentId, jobIds) : [], this.inbox.unreadBySeverity(environmentId, refs)]);
+    const [notifications, counts] = await Promise.all([jobIds.length ? this.inbox.findByJobs(environmentId, jobIds) : [], this.inbox.liveCounts(environmentId, refs)]);
     return refs.map((subscriberRef) => {
-      const bySeverity = counts.get(subscriberRef) ?? {};
+      const bySeverity = counts.get(subscriberRef)?.unread ?? {};
       const severity = Object.fromEntries(SEVERITIES.map((s) => [s, bySeverity[s] ?? 0])) as Record<Severity, number>;
       return {
         environmentId,
         subscriberRef,
         notifications: notifications.filter((n) => n.to.id === subscriberRef).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()),
         unreadCount: { total: SEVERITIES.reduce((sum, s) => sum + severity[s], 0), severity },
+        unseenCount: counts.get(subscriberRef)?.unseen ?? 0,
       };
     });
   }

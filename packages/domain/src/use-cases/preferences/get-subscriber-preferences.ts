@@ -1,11 +1,13 @@
 import type { ChannelType } from '../../entities/channel';
+import type { DeliverySchedule } from '../../entities/delivery-schedule';
 import { matchesCriticality, type PreferenceCriticality, type WorkflowSettings } from '../../entities/preferences';
 import { DomainError } from '../../errors';
 import type { PreferenceRepository, SubscriberPreferences } from '../../ports/preference-repository';
 import { resolvePreferences, type ResolvedPreferences } from '../../rules/resolve-preferences';
 
 export interface SubscriberPreferencesView {
-  global: { enabled: boolean; channels: Record<ChannelType, boolean> };
+  /** `schedule`: the subscriber's delivery schedule, when they have one. */
+  global: { enabled: boolean; channels: Record<ChannelType, boolean>; schedule?: DeliverySchedule };
   /** One entry per workflow that passes the criticality filter. */
   workflows: Array<ResolvedPreferences & { workflow: WorkflowSettings }>;
 }
@@ -19,7 +21,7 @@ export function buildSubscriberPreferencesView(
   // The global view is the resolution for a workflow with no defaults of its own.
   const global = resolvePreferences({ workflow: { critical: false, defaults: {} }, global: stored.global });
   return {
-    global: { enabled: global.enabled, channels: global.channels },
+    global: { enabled: global.enabled, channels: global.channels, ...(stored.schedule ? { schedule: stored.schedule } : {}) },
     workflows: workflows
       .filter((workflow) => matchesCriticality(workflow, criticality))
       .map((workflow) => ({

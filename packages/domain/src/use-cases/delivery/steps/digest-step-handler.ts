@@ -1,9 +1,10 @@
 import type { DigestEntry, DigestPlace, DigestRepository } from '../../../ports/digest-repository';
 import type { RunnableJob } from '../../../ports/job-repository';
-import { addDuration, type DurationUnit } from '../../../rules/durations';
+import { addDuration, lateness, type DurationUnit } from '../../../rules/durations';
 import { nextTick, type TimedSchedule } from '../../../rules/schedule';
 import { coalesce } from '../../../shared/coalesce';
-import { lateness } from './delay-step-handler';
+
+import { extendToSchedule, extensionNote } from '../schedule-gate';
 import { keyValue } from './payload-path';
 import { failed, type StepHandler, type StepResult, type StepVariables } from './step-handler';
 
@@ -16,6 +17,8 @@ interface DigestControls {
   lookBackWindow?: { amount?: number; unit?: DurationUnit };
   cron?: string;
   timed?: TimedSchedule;
+  /** Close the digest at the next opening of the subscriber's delivery schedule when it would close outside it. */
+  extendToSchedule?: boolean;
 }
 
 /** The spec's DigestMetadata for this step, without its events (the repository adds them at close). */
@@ -55,6 +58,10 @@ export class DigestStepHandler implements StepHandler {
     } else if (typeof c.amount === 'number' && c.unit) {
       closesAt = addDuration(now, c.amount, c.unit);
     } else return failed('digest: amount and unit are required');
+    // Extended when the window opens: the leader's due time is the window's end, members join it as it is.
+    const due = closesAt ?? now;
+    const extended = c.extendToSchedule ? extendToSchedule(job, due) : null;
+    if (extended) closesAt = extended;
     const window = c.type !== 'timed' ? c.lookBackWindow : undefined;
     const backoff = Boolean(window?.amount && window.unit);
     const shown = metadata(c, backoff);
@@ -78,11 +85,15 @@ export class DigestStepHandler implements StepHandler {
       };
     }
     if (place.status === 'open') {
+      // Counted once, by the run that opened the window with the extended end.
+      const opened = extended !== null && place.closesAt.getTime() === extended.getTime() && job.attempts === 1;
+      const note = opened ? `, ${extensionNote(job, due, extended)}` : '';
       return {
         status: 'delayed',
         rerunAt: place.closesAt,
         digest: shown,
-        details: [{ status: 'Pending', source: 'Internal', detail: `digest ${place.digestId} open: collecting events until ${place.closesAt.toISOString()}` }],
+        details: [{ status: 'Pending', source: 'Internal', detail: `digest ${place.digestId} open: collecting events until ${place.closesAt.toISOString()}${note}` }],
+        ...(opened ? { scheduleExtensions: 1 } : {}),
       };
     }
     const { events } = place;
