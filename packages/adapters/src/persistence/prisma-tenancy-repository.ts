@@ -104,9 +104,9 @@ export class PrismaTenancyRepository implements TenancyRepository {
     return this.prisma.apiKey.findMany({ where: { environmentId }, orderBy: { createdAt: 'asc' }, select: apiKeySelect });
   }
 
-  async revokeApiKey(apiKeyId: string): Promise<boolean> {
-    if (!isUuid(apiKeyId)) return false;
-    const { count } = await this.prisma.apiKey.updateMany({ where: { id: apiKeyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  async revokeApiKey(apiKeyId: string, environmentId?: string): Promise<boolean> {
+    if (!isUuid(apiKeyId) || (environmentId !== undefined && !isUuid(environmentId))) return false;
+    const { count } = await this.prisma.apiKey.updateMany({ where: { id: apiKeyId, revokedAt: null, ...(environmentId && { environmentId }) }, data: { revokedAt: new Date() } });
     return count === 1;
   }
 }

@@ -42,6 +42,6 @@ export interface TenancyRepository {
   apiKeySecrets(environmentId: string): Promise<string[]>;
   /** The environment's keys, revoked ones too. */
   listApiKeys(environmentId: string): Promise<ApiKeyRecord[]>;
-  /** false when no unrevoked key has that id. */
-  revokeApiKey(apiKeyId: string): Promise<boolean>;
+  /** false when no unrevoked key has that id (in `environmentId`, when given). */
+  revokeApiKey(apiKeyId: string, environmentId?: string): Promise<boolean>;
 }
