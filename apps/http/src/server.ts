@@ -3,6 +3,7 @@ import { applyMigrations, connectDatabase, pendingMigrations, SqlDeliveryBacklog
 import { RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
 import { PgBossDeliveryQueue } from '@herald/adapters';
 import { BootstrapOrganization, EnsureBuiltInIntegrations, PurgeClosedThrottleWindows, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
+import { FlushOverviewCounts, PurgeExpiredDashboardRecords, SetUpDashboard } from '@herald/domain';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
@@ -60,9 +61,12 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
   let deliveryQueue: PgBossDeliveryQueue | undefined;
   let deadWorkers: Awaited<ReturnType<typeof watchForDeadWorkers>> | undefined;
   let recovery: NodeJS.Timeout | undefined;
+  let overviewFlushes: NodeJS.Timeout | undefined;
+  let flushOverview: (() => Promise<unknown>) | undefined;
   const stopStarted = () =>
     eachInTurn([
       () => clearInterval(recovery),
+      () => clearInterval(overviewFlushes),
       () => deadWorkers?.stop(),
       () => stopStatistics?.(),
       () => sockets?.close(),
@@ -72,6 +76,8 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
       // Workers finish the batches they hold (their results are recorded) before anything closes.
       () => deliveryQueue?.stop(),
       () => deadWorkers?.leave(),
+      // After the workers: what they recorded last is counted too.
+      () => flushOverview?.(),
       () => boss && stopPgBoss(boss),
       () => db?.close(),
       () => embedded?.stop(),
@@ -118,6 +124,16 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
       if (purged) logger.debug({ purged }, 'purged closed throttle windows and old admissions');
     });
 
+    const purgeDashboard = resolver.get(PurgeExpiredDashboardRecords);
+    const overview = resolver.get(FlushOverviewCounts);
+    await scheduler.every('dashboard-and-overview-purge', '23 * * * *', async () => {
+      const purged = { ...(await purgeDashboard.execute()), overviewRows: await overview.purge() };
+      logger.debug(purged, 'purged expired dashboard sessions, invitations, sign-in windows and old overview counts');
+    });
+    // The Overview's counts reach PostgreSQL every 2 s (one statement, whatever the traffic).
+    flushOverview = () => overview.execute();
+    overviewFlushes = setInterval(() => void overview.execute().catch((err) => logger.warn({ err }, 'flushing overview counts failed; kept for the next flush')), 2_000).unref();
+
     // Queues exist before the first trigger enqueues into them; workers run unless this is an API-only process.
     deliveryQueue = resolver.get(PgBossDeliveryQueue);
     await deliveryQueue.ensureQueues();
@@ -161,6 +177,12 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
     });
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
+    // Shown once, like the first API key: only its hash is stored, and it works only while no user exists.
+    const setup = await resolver.get(SetUpDashboard).issueToken();
+    if (setup) {
+      logger.warn({ expiresAt: setup.expiresAt }, 'no dashboard user yet: printed a one-time setup token');
+      process.stdout.write(`\n  Dashboard setup (no user yet): ${url}/dashboard/setup#token=${setup.token}\n  Valid 24 hours. Or: pnpm herald users create --email you@example.com --role admin\n\n`);
+    }
     logger.info({ url, docs: `${url}/docs` }, `${config.serviceName} is listening`);
 
     let stopping: Promise<void> | undefined;

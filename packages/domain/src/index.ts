@@ -164,3 +164,6 @@ export * from './ports/overview-repository';
 export * from './use-cases/overview/overview-tally';
 export * from './use-cases/overview/flush-overview-counts';
 export * from './use-cases/overview/get-overview';
+export * from './use-cases/dashboard/authorize-dashboard-request';
+export * from './use-cases/dashboard/describe-dashboard-session';
+export * from './use-cases/dashboard/purge-expired-dashboard-records';

@@ -5,17 +5,28 @@ import type { AppEnv } from './app-env';
 import { errorBody } from './errors';
 import { findUnstorable } from './unstorable-strings';
 
+/** Fields whose values an error never shows back (passwords, tokens, secrets): bodies are echoed only in part. */
+const SECRET_FIELD = /(password|token|secret)$/i;
+
 export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
   const fields: FieldErrors = {};
-  for (const issue of error.issues) {
-    const name = issue.path.length ? issue.path.join('.') : 'body';
+  const at = (path: readonly PropertyKey[]) => {
+    let value: unknown = input;
+    for (const key of path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+    return value;
+  };
+  const add = (path: readonly PropertyKey[], message: string) => {
+    const name = path.length ? path.join('.') : 'body';
     const entry = (fields[name] ??= { messages: [] });
-    entry.messages.push(issue.message);
-    if (entry.value === undefined && input && typeof input === 'object') {
-      let value: unknown = input;
-      for (const key of issue.path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
-      if (value !== undefined) entry.value = value;
-    }
+    entry.messages.push(message);
+    // The whole body is shown back only when it is not an object (a string where an object belongs).
+    const value = path.length ? at(path) : input !== null && typeof input === 'object' ? undefined : input;
+    if (entry.value === undefined && value !== undefined && !SECRET_FIELD.test(String(path[path.length - 1]))) entry.value = value;
+  };
+  for (const issue of error.issues) {
+    // An unknown key is named itself, not as its object (which would show every other field back).
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) add([...issue.path, key], 'is not a known field');
+    else add(issue.path, issue.message);
   }
   return fields;
 }

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, BootstrapSpec, BridgeRegistration, Caller, CredentialCipher, Environment, EnvironmentSettings, RetryPolicy, TenancyRepository } from '@herald/domain';
+import type { ApiKeyRecord, BootstrapSpec, BridgeRegistration, Caller, CredentialCipher, Environment, EnvironmentSettings, Organization, RetryPolicy, TenancyRepository } from '@herald/domain';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { isUuid } from './sql-params';
 
@@ -44,6 +44,11 @@ export class PrismaTenancyRepository implements TenancyRepository {
 
   async listEnvironments(): Promise<Environment[]> {
     return (await this.prisma.environment.findMany({ orderBy: { createdAt: 'asc' } })).map(toEnvironment);
+  }
+
+  async findOrganization(organizationId: string): Promise<Organization | null> {
+    if (!isUuid(organizationId)) return null;
+    return this.prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true, name: true, idempotencyEnabled: true } });
   }
 
   async findEnvironment(environmentId: string): Promise<Environment | null> {

@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { DashboardInvitation, DashboardUser } from '../entities/dashboard';
 
-export const DashboardInvitationRepository = Symbol.for('DashboardInvitationRepository');
+export const DashboardInvitationRepository = token<DashboardInvitationRepository>('DashboardInvitationRepository');
 
 export type InvitationAcceptance =
   | { outcome: 'accepted'; user: DashboardUser }

@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { DashboardSession } from '../entities/dashboard';
 
-export const DashboardSessionRepository = Symbol.for('DashboardSessionRepository');
+export const DashboardSessionRepository = token<DashboardSessionRepository>('DashboardSessionRepository');
 
 export interface DashboardSessionRepository {
   /** Stores a session under the hash of its token (the token itself is never stored). */

@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { DashboardRole, DashboardUser } from '../entities/dashboard';
 
-export const DashboardUserRepository = Symbol.for('DashboardUserRepository');
+export const DashboardUserRepository = token<DashboardUserRepository>('DashboardUserRepository');
 
 export interface NewDashboardUser {
   organizationId: string;

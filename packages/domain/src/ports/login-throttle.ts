@@ -1,4 +1,6 @@
-export const LoginThrottle = Symbol.for('LoginThrottle');
+import { token } from '../shared/token';
+
+export const LoginThrottle = token<LoginThrottle>('LoginThrottle');
 
 /** A counter of sign-in attempts: per account (`account:<email>`) or per client address (`address:<ip>`). */
 export interface ThrottleKey {

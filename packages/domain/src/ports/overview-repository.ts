@@ -1,6 +1,7 @@
+import { token } from '../shared/token';
 import type { OverviewCount } from '../entities/overview';
 
-export const OverviewRepository = Symbol.for('OverviewRepository');
+export const OverviewRepository = token<OverviewRepository>('OverviewRepository');
 
 /** The Overview's rollup: counts per environment, hour and key, summed as they are added. */
 export interface OverviewRepository {

@@ -1,4 +1,6 @@
-export const PasswordHasher = Symbol.for('PasswordHasher');
+import { token } from '../shared/token';
+
+export const PasswordHasher = token<PasswordHasher>('PasswordHasher');
 
 /** A memory-hard password hash; the stored form carries its own salt and parameters. */
 export interface PasswordHasher {
