@@ -43,7 +43,8 @@ export class PrismaTenancyRepository implements TenancyRepository {
   }
 
   async listEnvironments(): Promise<Environment[]> {
-    return (await this.prisma.environment.findMany({ orderBy: { createdAt: 'asc' } })).map(toEnvironment);
+    // Created in one statement, the default two share created_at: slug order puts Development first.
+    return (await this.prisma.environment.findMany({ orderBy: [{ createdAt: 'asc' }, { slug: 'asc' }] })).map(toEnvironment);
   }
 
   async findOrganization(organizationId: string): Promise<Organization | null> {
