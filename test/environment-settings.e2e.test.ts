@@ -64,6 +64,12 @@ describe('Inbox security and retry policy', () => {
     expect((await policy(admin.request('/v1/environments/me/retry-policy', { method: 'DELETE' }))).own).toBeNull();
   });
 
+  it('names the environment a session acts on with Herald-Environment: missing is a 400, unknown or malformed a 404', async () => {
+    expect((await admin.request('/v2/subscribers', { headers: { 'herald-environment': '' } })).status).toBe(400);
+    expect((await admin.request('/v2/subscribers', { headers: { 'herald-environment': '00000000-0000-4000-8000-000000000000' } })).status).toBe(404);
+    expect((await admin.request('/v2/subscribers', { headers: { 'herald-environment': "x' OR 1=1" } })).status).toBe(404);
+  });
+
   it('lists the organization\'s environments for the switcher, to an API key and a session alike', async () => {
     const slugs = async (res: Response) => ((await res.json()) as { data: Array<{ slug: string }> }).data.map((e) => e.slug);
     expect(await slugs(await svc.request('/v1/environments'))).toEqual(['development', 'production']);
