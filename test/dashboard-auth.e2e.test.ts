@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardPost, invited, PASSWORD, printedSetupToken, sessionCookieOf, setUpAdmin, signIn, type DashboardClient } from './support/dashboard';
+import { operatorCommandFed } from './support/operator-command';
 import { startService, type TestService } from './support/service';
 
 // Dashboard sign-in over HTTP: first-run setup, sign-in limits, sign-out, invitations, roles, the
@@ -157,14 +155,7 @@ describe('users and invitations', () => {
 });
 
 describe('the operator command', () => {
-  const ROOT = fileURLToPath(new URL('..', import.meta.url));
-  const herald = (args: string[], input?: string) =>
-    new Promise<string>((resolve, reject) => {
-      const child = execFile(process.execPath, ['apps/http/scripts/start.mjs', 'cli', 'users', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: svc.databaseUrl } }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
-      );
-      child.stdin!.end(input ?? '');
-    });
+  const herald = (args: string[], input = '') => operatorCommandFed(svc.databaseUrl, input, 'users', ...args);
 
   it('creates, lists, resets the password of and deletes users; a reset or a delete ends their sessions', { timeout: 120_000 }, async () => {
     expect(await herald(['create', '--email', 'Grace@Example.com', '--role', 'viewer'], `${PASSWORD}\n`)).toContain('Created viewer grace@example.com');
@@ -179,6 +170,6 @@ describe('the operator command', () => {
     await herald(['delete', '--email', 'grace@example.com']);
     expect((await again.request('/v1/dashboard/me')).status).toBe(401);
     await expect(herald(['create', '--email', 'not-an-email', '--password', PASSWORD])).rejects.toThrow(/email/);
-    await expect(promisify(execFile)(process.execPath, ['apps/http/scripts/start.mjs', 'cli', 'users', 'delete', '--email', 'nobody@example.com'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: svc.databaseUrl } })).rejects.toThrow(/not found/);
+    await expect(herald(['delete', '--email', 'nobody@example.com'])).rejects.toThrow(/not found/);
   });
 });

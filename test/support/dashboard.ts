@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { requestWithHeaders, type RequestInitWithJson } from './herald-process';
 import type { TestService } from './service';
 
 export const PASSWORD = 'correct horse battery';
@@ -15,7 +16,7 @@ export interface DashboardClient {
   me: DashboardMe;
   environmentId: string;
   /** fetch with the cookie, Origin (the service's own unless given; `none`: no Origin) and Herald-Environment; no API key. */
-  request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  request(path: string, init?: RequestInitWithJson): Promise<Response>;
 }
 
 /** The `herald_session=<token>` pair of a Set-Cookie header. */
@@ -32,14 +33,10 @@ export function dashboardClient(svc: TestService, cookie: string, me: DashboardM
     me,
     environmentId,
     request(path, init = {}) {
-      const { json, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      if (!headers.has('cookie')) headers.set('cookie', cookie);
-      if (!headers.has('origin')) headers.set('origin', new URL(svc.url).origin);
-      if (headers.get('origin') === 'none') headers.delete('origin');
-      if (!headers.has('herald-environment')) headers.set('herald-environment', environmentId);
-      if (json !== undefined) headers.set('content-type', 'application/json');
-      return fetch(`${svc.url}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+      const headers = new Headers(init.headers);
+      const origin = headers.get('origin') ?? new URL(svc.url).origin;
+      headers.delete('origin');
+      return requestWithHeaders(svc.url, path, { ...init, headers }, { cookie, 'herald-environment': environmentId, ...(origin !== 'none' && { origin }) });
     },
   };
 }
