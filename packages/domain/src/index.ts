@@ -167,3 +167,4 @@ export * from './use-cases/overview/get-overview';
 export * from './use-cases/dashboard/authorize-dashboard-request';
 export * from './use-cases/dashboard/describe-dashboard-session';
 export * from './use-cases/dashboard/purge-expired-dashboard-records';
+export * from './use-cases/integrations/send-integration-test';
