@@ -9,7 +9,8 @@ import { findUnstorable } from './unstorable-strings';
 const SECRET_FIELD = /(password|token|secret)$/i;
 
 export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
-  const fields: FieldErrors = {};
+  // A Map: a field named `__proto__` (an unknown key a client sent) is a field like any other.
+  const fields = new Map<string, FieldErrors[string]>();
   const at = (path: readonly PropertyKey[]) => {
     let value: unknown = input;
     for (const key of path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
@@ -17,7 +18,8 @@ export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
   };
   const add = (path: readonly PropertyKey[], message: string) => {
     const name = path.length ? path.join('.') : 'body';
-    const entry = (fields[name] ??= { messages: [] });
+    const entry = fields.get(name) ?? { messages: [] };
+    fields.set(name, entry);
     entry.messages.push(message);
     // The whole body is shown back only when it is not an object (a string where an object belongs).
     const value = path.length ? at(path) : input !== null && typeof input === 'object' ? undefined : input;
@@ -28,7 +30,7 @@ export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
     if (issue.code === 'unrecognized_keys') for (const key of issue.keys) add([...issue.path, key], 'is not a known field');
     else add(issue.path, issue.message);
   }
-  return fields;
+  return Object.fromEntries(fields);
 }
 
 /**
