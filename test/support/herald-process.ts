@@ -125,9 +125,14 @@ export type RequestInitWithJson = RequestInit & { json?: unknown };
  * `json` is sent as the JSON body.
  */
 export function requestWithKey(url: string, apiKey: string, path: string, init: RequestInitWithJson = {}): Promise<Response> {
+  return requestWithHeaders(url, path, init, { authorization: `ApiKey ${apiKey}` });
+}
+
+/** `fetch(url + path)` with `defaults` for the headers the request does not set; `json` is sent as the JSON body. */
+export function requestWithHeaders(url: string, path: string, init: RequestInitWithJson, defaults: Record<string, string>): Promise<Response> {
   const { json, ...rest } = init;
   const headers = new Headers(rest.headers);
-  if (!headers.has('authorization')) headers.set('authorization', `ApiKey ${apiKey}`);
+  for (const [name, value] of Object.entries(defaults)) if (!headers.has(name)) headers.set(name, value);
   if (json !== undefined) headers.set('content-type', 'application/json');
   return fetch(`${url}${path}`, { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
 }

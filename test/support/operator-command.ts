@@ -1,13 +1,22 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
-const CLI = fileURLToPath(new URL('../../apps/http/src/cli.ts', import.meta.url));
+// What `pnpm herald` runs: the operator command from the service bundle (built once by the global setup).
+const START = fileURLToPath(new URL('../../apps/http/scripts/start.mjs', import.meta.url));
 
 /** `pnpm herald <args>` against a service's database, as an operator runs it; resolves to what it printed. */
 export async function operatorCommand(databaseUrl: string, ...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
-  return stdout;
+  return operatorCommandFed(databaseUrl, '', ...args);
+}
+
+/** The same, with `input` on its stdin (a password typed at the prompt); rejects with its stderr when it fails. */
+export function operatorCommandFed(databaseUrl: string, input: string, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [START, 'cli', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    );
+    child.stdin!.end(input);
+  });
 }
 
 /** The key `pnpm herald keys create` printed (it is shown once). */

@@ -1,7 +1,9 @@
-import { AuthenticateApiKey, ClaimIdempotencyKey } from '@herald/domain';
+import { AuthenticateApiKey, AuthorizeDashboardRequest, ClaimIdempotencyKey } from '@herald/domain';
 import type { Logger } from 'pino';
 import type { Resolver } from './platform/app-env';
-import { apiKeyAuth } from './platform/auth';
+import { callerAuth, ENVIRONMENT_HEADER } from './platform/caller-auth';
+import { RequestOrigins } from './platform/request-origin';
+import { SESSION_COOKIE } from './platform/session-cookie';
 import { requestBodyLimit } from './platform/body-limit';
 import { errorBody, handleError } from './platform/errors';
 import { idempotency } from './platform/idempotency';
@@ -35,6 +37,10 @@ import { inboxTopicsRouter } from './routes/inbox-topics/inbox-topics.index';
 import { inboxChannelsRouter } from './routes/inbox-channels/inbox-channels.index';
 import { environmentsRouter } from './routes/environments/environments.index';
 import { inboxDemoRouter } from './routes/inbox-demo/inbox-demo.index';
+import { dashboardAuthRouter } from './routes/dashboard/dashboard-auth.index';
+import { dashboardUsersRouter } from './routes/dashboard/dashboard-users.index';
+import { apiKeysRouter } from './routes/environments/api-keys.index';
+import { overviewRouter } from './routes/overview/overview.index';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
@@ -52,7 +58,10 @@ export interface AppDependencies {
   inboxDemo?: boolean;
 }
 
-/** The HTTP surface: where every request enters. Routes under /v1 and /v2 need an API key. */
+/**
+ * The HTTP surface: where every request enters. Routes under /v1 and /v2 need an API key or a
+ * dashboard session (with the environment it acts on); the dashboard's own routes check their own.
+ */
 export function buildApp({ resolver, logger, serviceName, probe, metrics, serveMetrics, tracing, inboxDemo = false }: AppDependencies) {
   const app = createRouter();
   if (tracing) app.use('*', tracing);
@@ -73,9 +82,13 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   app.route('/', inboxChannelsRouter(resolver));
   if (inboxDemo) app.route('/', inboxDemoRouter(resolver, serviceName));
 
-  const authenticate = resolver.get(AuthenticateApiKey);
-  app.use('/v1/*', apiKeyAuth(authenticate));
-  app.use('/v2/*', apiKeyAuth(authenticate));
+  // The dashboard's sign-in, session and users: mounted before the guard, they authorise themselves.
+  app.route('/', dashboardAuthRouter(resolver));
+  app.route('/', dashboardUsersRouter(resolver));
+
+  const authenticate = callerAuth({ apiKeys: resolver.get(AuthenticateApiKey), dashboard: resolver.get(AuthorizeDashboardRequest), origins: resolver.get(RequestOrigins) });
+  app.use('/v1/*', authenticate);
+  app.use('/v2/*', authenticate);
   // Bodies are read and measured only for authenticated callers.
   app.use('/v1/*', jsonDepthLimit());
   app.use('/v2/*', jsonDepthLimit());
@@ -98,12 +111,26 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   app.route('/', notificationsRouter(resolver));
   app.route('/', inboxRouter(resolver));
   app.route('/', environmentsRouter(resolver));
+  app.route('/', apiKeysRouter(resolver));
+  app.route('/', overviewRouter(resolver));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
     description: 'ApiKey <secret key>',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'DashboardSession', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'The dashboard session cookie set by sign-in; changes must come from the service origin (Origin header)',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'HeraldEnvironment', {
+    type: 'apiKey',
+    in: 'header',
+    name: ENVIRONMENT_HEADER,
+    description: 'With a dashboard session on /v1 and /v2: the id of the environment the request acts on',
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'SubscriberToken', {
     type: 'http',
@@ -113,7 +140,7 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: `${serviceName} API`, version: '1.0.0', description: 'Notification infrastructure: workflows, subscribers, topics, delivery and activity.' },
-    security: [{ ApiKey: [] }],
+    security: [{ ApiKey: [] }, { DashboardSession: [], HeraldEnvironment: [] }],
   });
   app.notFound(notFoundHandler(app));
   app.onError(handleError);

@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
 import { queuePurge, RETENTION_USAGE, retentionCommand, retentionText, setRetention } from './cli-retention';
 import { environmentBySlugOrId } from '@herald/domain';
+import { runUsersCommand, USERS_USAGE } from './cli-users';
 
 const USAGE = `Usage: pnpm herald <command>
 
@@ -24,6 +25,7 @@ const USAGE = `Usage: pnpm herald <command>
   retry-policy reset [--environment]        follow the service default (HERALD_RETRY_POLICY) again
 ${RETENTION_USAGE}
 ${WORKFLOWS_USAGE}
+${USERS_USAGE}
 
 Uses DATABASE_URL, or the embedded database in HERALD_DATA_DIR (default ./.data), running or not.`;
 
@@ -43,7 +45,24 @@ function printPolicy({ environment, effective, own }: RetryPolicyView): void {
 const hmacState = (e: Environment) => (e.inboxHmac ? 'on' : 'off (sessions need no subscriberHash)');
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { environment: { type: 'string', short: 'e' }, help: { type: 'boolean', short: 'h' }, 'cors-origins': { type: 'string' }, 'inbox-hmac': { type: 'string' }, 'retention-days': { type: 'string' }, days: { type: 'string' }, to: { type: 'string' }, dir: { type: 'string' }, yes: { type: 'boolean', short: 'y' } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      environment: { type: 'string', short: 'e' },
+      help: { type: 'boolean', short: 'h' },
+      'cors-origins': { type: 'string' },
+      'inbox-hmac': { type: 'string' },
+      'retention-days': { type: 'string' },
+      days: { type: 'string' },
+      to: { type: 'string' },
+      dir: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+    },
+  });
   const [command, action, target] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
@@ -98,6 +117,8 @@ async function main(argv: string[]): Promise<number> {
         console.error(USAGE);
         return 1;
       }
+    } else if (command === 'users' && (await runUsersCommand(action, values, db, config, new PrismaTenancyRepository(db.prisma)))) {
+      // done
     } else if (command === 'keys' && action === 'revoke' && target) {
       await keys.revoke(target);
       console.log(`Revoked ${target} (callers using it are refused within a few seconds).`);

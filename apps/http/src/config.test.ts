@@ -34,3 +34,26 @@ describe('retention', () => {
     expect(() => loadConfig({ HERALD_RETENTION_DAYS: value })).toThrow(`HERALD_RETENTION_DAYS must be a whole number of days from 1 to 3650, got '${value}'`);
   });
 });
+
+describe('dashboard settings', () => {
+  it('reads session lifetimes in seconds, with an hour idle and 12 hours at most by default', () => {
+    expect(loadConfig({}).session).toEqual({ idleMs: 3_600_000, absoluteMs: 43_200_000 });
+    expect(loadConfig({ HERALD_SESSION_IDLE_SECONDS: '2', HERALD_SESSION_MAX_SECONDS: '0.5' }).session).toEqual({ idleMs: 2000, absoluteMs: 500 });
+    expect(() => loadConfig({ HERALD_SESSION_IDLE_SECONDS: '0' })).toThrow(/HERALD_SESSION_IDLE_SECONDS/);
+  });
+
+  it.each([
+    [undefined, false],
+    ['off', false],
+    ['true', true],
+    ['10.0.0.1, ::1', ['10.0.0.1', '::1']],
+  ])('HERALD_TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ HERALD_TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('refuses a proxy list with something that is not an address, and a public URL that is not http(s)', () => {
+    expect(() => loadConfig({ HERALD_TRUST_PROXY: 'proxy.internal' })).toThrow(/HERALD_TRUST_PROXY/);
+    expect(() => loadConfig({ HERALD_PUBLIC_URL: 'ftp://x' })).toThrow(/HERALD_PUBLIC_URL/);
+    expect(loadConfig({ HERALD_PUBLIC_URL: 'https://herald.example.com/dashboard/' }).publicOrigin).toBe('https://herald.example.com');
+  });
+});

@@ -1,5 +1,9 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { DEFAULT_RETENTION_DAYS, DEFAULT_RETRY_POLICY, DEFAULT_WEBHOOK_DISPATCH, parseRetentionDays, parseRetryPolicy, type RetryPolicy, type WebhookDispatchSettings } from '@herald/domain';
+import { DEFAULT_RETENTION_DAYS, DEFAULT_RETRY_POLICY, DEFAULT_SESSION_POLICY, DEFAULT_WEBHOOK_DISPATCH, parseRetentionDays, parseRetryPolicy, type RetryPolicy, type SessionPolicy, type WebhookDispatchSettings } from '@herald/domain';
+
+/** Whose X-Forwarded-* headers to believe: nobody's, any peer's, or these proxies' addresses only. */
+export type TrustProxy = false | true | string[];
 
 /** Every setting Herald reads, with its default; docs/configuration.md lists each (test/docs.test.ts checks). */
 export interface Config {
@@ -34,6 +38,32 @@ export interface Config {
   otlpEndpoint?: string;
   /** Outbound webhooks: the retry schedule (HERALD_WEBHOOK_RETRY_SCHEDULE_MS), attempt timeout, disable threshold. */
   webhooks: WebhookDispatchSettings;
+  /** Dashboard sessions' lifetimes (HERALD_SESSION_IDLE_SECONDS, HERALD_SESSION_MAX_SECONDS). */
+  session: SessionPolicy;
+  /** HERALD_TRUST_PROXY: X-Forwarded-Proto/-Host/-For are read only from a trusted proxy. */
+  trustProxy: TrustProxy;
+  /** HERALD_PUBLIC_URL's origin: the origin browsers see, when a proxy changes the Host header. */
+  publicOrigin?: string;
+}
+
+function trustProxy(value: string | undefined): TrustProxy {
+  const v = value?.trim().toLowerCase() ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(v)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  const addresses = v.split(',').map((a) => a.trim()).filter(Boolean);
+  if (!addresses.every((a) => isIP(a))) throw new Error(`HERALD_TRUST_PROXY must be true, false or a comma-separated list of proxy IP addresses, got '${value}'`);
+  return addresses;
+}
+
+function publicOrigin(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+  } catch {
+    // reported below
+  }
+  throw new Error(`HERALD_PUBLIC_URL must be an http(s) URL such as https://herald.example.com, got '${value}'`);
 }
 
 function metricsSetting(value: string | undefined): Config['metrics'] {
@@ -132,5 +162,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: positiveNumber(env.HERALD_WEBHOOK_TIMEOUT_MS, DEFAULT_WEBHOOK_DISPATCH.timeoutMs, 'HERALD_WEBHOOK_TIMEOUT_MS'),
       disableAfterMs: positiveNumber(env.HERALD_WEBHOOK_DISABLE_AFTER_MS, DEFAULT_WEBHOOK_DISPATCH.disableAfterMs, 'HERALD_WEBHOOK_DISABLE_AFTER_MS'),
     },
+    session: {
+      idleMs: positiveNumber(env.HERALD_SESSION_IDLE_SECONDS, DEFAULT_SESSION_POLICY.idleMs / 1000, 'HERALD_SESSION_IDLE_SECONDS') * 1000,
+      absoluteMs: positiveNumber(env.HERALD_SESSION_MAX_SECONDS, DEFAULT_SESSION_POLICY.absoluteMs / 1000, 'HERALD_SESSION_MAX_SECONDS') * 1000,
+    },
+    trustProxy: trustProxy(env.HERALD_TRUST_PROXY),
+    publicOrigin: publicOrigin(env.HERALD_PUBLIC_URL),
   };
 }

@@ -1,4 +1,4 @@
-import { PurgeClosedThrottleWindows, PurgeExpiredHistory, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
+import { FlushOverviewCounts, PurgeClosedThrottleWindows, PurgeExpiredDashboardRecords, PurgeExpiredHistory, PurgeExpiredIdempotencyKeys, Scheduler } from '@herald/domain';
 import type { Logger } from 'pino';
 import type { Resolver } from './platform/app-env';
 
@@ -23,6 +23,12 @@ export async function scheduleHousekeeping(resolver: Resolver, logger: Logger, {
   await scheduler.every('throttle-windows-purge', '17 * * * *', async () => {
     const purged = await purgeThrottleWindows.execute();
     if (purged) logger.debug({ purged }, 'purged closed throttle windows and old admissions');
+  });
+  const purgeDashboard = resolver.get(PurgeExpiredDashboardRecords);
+  const overview = resolver.get(FlushOverviewCounts);
+  await scheduler.every('dashboard-and-overview-purge', '23 * * * *', async () => {
+    const purged = { ...(await purgeDashboard.execute()), overviewRows: await overview.purge() };
+    logger.debug(purged, 'purged expired dashboard sessions, invitations, sign-in windows and old overview counts');
   });
   if (!workers) return;
   const purgeHistory = resolver.get(PurgeExpiredHistory);

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { applyMigrations, connectDatabase, pendingMigrations, SqlDeliveryBacklog, keepPlannerStatistics, PgWebhookWaker, startPgBoss, stopPgBoss, type Database, type EmbeddedDatabase, type PgBoss } from '@herald/adapters';
 import { DispatchWebhooks, RecoverStalledWork, StartDeliveryWorkers } from '@herald/domain';
 import { PgBossDeliveryQueue } from '@herald/adapters';
-import { BootstrapOrganization, EnsureBuiltInIntegrations } from '@herald/domain';
+import { BootstrapOrganization, EnsureBuiltInIntegrations, FlushOverviewCounts, SetUpDashboard } from '@herald/domain';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
@@ -62,9 +62,12 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
   let deadWorkers: Awaited<ReturnType<typeof watchForDeadWorkers>> | undefined;
   let recovery: NodeJS.Timeout | undefined;
   let webhookWaker: PgWebhookWaker | undefined;
+  let overviewFlushes: NodeJS.Timeout | undefined;
+  let flushOverview: (() => Promise<unknown>) | undefined;
   const stopStarted = () =>
     eachInTurn([
       () => clearInterval(recovery),
+      () => clearInterval(overviewFlushes),
       () => deadWorkers?.stop(),
       () => stopStatistics?.(),
       () => sockets?.close(),
@@ -75,6 +78,8 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
       () => deliveryQueue?.stop(),
       () => webhookWaker?.stop(),
       () => deadWorkers?.leave(),
+      // After the workers: what they recorded last is counted too.
+      () => flushOverview?.(),
       () => boss && stopPgBoss(boss),
       () => db?.close(),
       () => embedded?.stop(),
@@ -110,6 +115,11 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
     }
 
     await scheduleHousekeeping(resolver, logger, { workers: config.runWorkers });
+
+    const overview = resolver.get(FlushOverviewCounts);
+    // The Overview's counts reach PostgreSQL every 2 s (one statement, whatever the traffic).
+    flushOverview = () => overview.execute();
+    overviewFlushes = setInterval(() => void overview.execute().catch((err) => logger.warn({ err }, 'flushing overview counts failed; kept for the next flush')), 2_000).unref();
 
     // Queues exist before the first trigger enqueues into them; workers run unless this is an API-only process.
     deliveryQueue = resolver.get(PgBossDeliveryQueue);
@@ -158,6 +168,12 @@ export async function startHerald(config: Config, tracing: Tracing = noTracing, 
     });
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
+    // Shown once, like the first API key: only its hash is stored, and it works only while no user exists.
+    const setup = await resolver.get(SetUpDashboard).issueToken();
+    if (setup) {
+      logger.warn({ expiresAt: setup.expiresAt }, 'no dashboard user yet: printed a one-time setup token');
+      process.stdout.write(`\n  Dashboard setup (no user yet): ${url}/dashboard/setup#token=${setup.token}\n  Valid 24 hours. Or: pnpm herald users create --email you@example.com --role admin\n\n`);
+    }
     logger.info({ url, docs: `${url}/docs` }, `${config.serviceName} is listening`);
 
     let stopping: Promise<void> | undefined;

@@ -1,6 +1,5 @@
-import type { DeliveryObserver, JobOutcome } from '@herald/domain';
+import { deliveryCounts, type DeliveryObserver, type JobOutcome } from '@herald/domain';
 import type { Counter } from 'prom-client';
-import { deliveryCounts } from './delivery-outcomes';
 import type { HeraldMetrics } from './metrics';
 
 /**

@@ -1,4 +1,4 @@
-import type { Caller, SubscriberClaims, Token } from '@herald/domain';
+import type { Caller, DashboardSession, SubscriberClaims, Token } from '@herald/domain';
 import type { Logger } from 'pino';
 
 /** Hono variables every handler can read. */
@@ -6,8 +6,10 @@ export type AppEnv = {
   Variables: {
     requestId: string;
     logger: Logger;
-    /** Set by the API-key middleware on every authenticated route. */
+    /** Set on every /v1 and /v2 route by the API key or the dashboard session that authorised it. */
     caller: Caller;
+    /** The dashboard session behind the request, when a session (not an API key) authorised it. */
+    dashboardSession: DashboardSession | undefined;
     /** Set by the subscriber-token middleware on the browser inbox routes (/v1/inbox/*). */
     subscriber: SubscriberClaims;
     /** The Origin of a cross-origin browser request to the inbox API, checked against the environment's list. */

@@ -8,6 +8,9 @@ import { findUnstorable } from './unstorable-strings';
 
 type ZodIssue = ZodError['issues'][number];
 
+/** Fields whose values an error never shows back (passwords, tokens, secrets): bodies are echoed only in part. */
+const SECRET_FIELD = /(password|token|secret)$/i;
+
 /** Each failed field by its dotted path; an unknown key is a field of its own, named and shown. */
 export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
   // A Map: a client's key may be `constructor` or `__proto__`, which a plain object already has.
@@ -17,11 +20,11 @@ export function fieldErrors(error: ZodError, input?: unknown): FieldErrors {
     const entry = fields.get(name) ?? { messages: [] };
     fields.set(name, entry);
     entry.messages.push(message);
-    if (entry.value === undefined && input && typeof input === 'object') {
-      let value: unknown = input;
-      for (const key of path) value = value && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
-      if (value !== undefined) entry.value = value;
-    }
+    if (entry.value !== undefined || (path.length && SECRET_FIELD.test(String(path[path.length - 1])))) return;
+    // The whole body is shown back only when it is not an object (a string where an object belongs).
+    let value: unknown = path.length || input === null || typeof input !== 'object' ? input : undefined;
+    for (const key of path) value = value && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+    if (value !== undefined) entry.value = value;
   };
   const report = (issues: readonly ZodIssue[], prefix: PropertyKey[]) => {
     for (const issue of issues) {

@@ -71,7 +71,8 @@ const errorResponse = (description: string) => ({ content: { 'application/json':
 /** The error responses every authenticated route can give. */
 export const errorResponses = {
   400: errorResponse('Malformed request'),
-  401: errorResponse('Missing or invalid API key'),
+  401: errorResponse('Missing or invalid API key or dashboard session'),
+  403: errorResponse("Refused to a dashboard session: a viewer's change, or a change from another origin"),
   404: errorResponse('Resource not found'),
   405: errorResponse('Method not allowed on this path'),
   409: errorResponse('Conflict'),
@@ -79,6 +80,12 @@ export const errorResponses = {
   415: errorResponse('Body is not JSON'),
   422: errorResponse('Validation failed: bad fields, NUL characters, or JSON nested over 64 levels'),
 };
+
+/** A response with no body (sign-out, deletes of the dashboard's own resources). */
+export const noContent = (description: string) => ({ description });
+
+/** The error responses of routes that count attempts (sign-in, password change): 429 with Retry-After. */
+export const throttledResponses = { ...errorResponses, 429: errorResponse('Too many attempts: retry after Retry-After seconds') };
 
 /** `{ data: T }`, the success envelope. */
 export function dataEnvelope<T extends z.ZodTypeAny>(schema: T) {

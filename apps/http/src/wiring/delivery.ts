@@ -30,6 +30,7 @@ import {
   InAppStepHandler,
   IntegrationRepository,
   JobRepository,
+  OverviewTally,
   ProviderRegistry,
   PurgeClosedThrottleWindows,
   RecoverDeadWorkers,
@@ -48,6 +49,7 @@ import {
   withBridge,
   type ChannelDelivery,
 } from '@herald/domain';
+import { talliedEvents } from '../observability/tallied-events';
 import { all, type Wiring } from './binder';
 
 /** Triggers, topic fan-out, the step engine and its workers, providers, and recovery from dead processes. */
@@ -60,7 +62,9 @@ export const delivery: Wiring = (bind, { db, boss, logger, config, observability
   const liveness = new ProcessLiveness(db.pool.options, randomUUID(), (err) => logger.warn({ err }, 'worker liveness connection lost; registering again'));
   const workers = new SqlWorkerRegistry(db.pool, queue, liveness);
   bind.value(WorkerRegistry, workers);
-  bind.value(EventRepository, observability.eventRepository(new SqlEventRepository(db.pool, queue, workers.workerId)));
+  // Each accepted trigger is told to the Overview's tally (wiring/overview.ts), after its commit.
+  const events = observability.eventRepository(new SqlEventRepository(db.pool, queue, workers.workerId));
+  bind.factory(EventRepository, [OverviewTally], (tally) => talliedEvents(events, tally));
   bind.value(JobRepository, new SqlJobRepository(db.workerPool, queue, workers.workerId));
   bind.value(DigestRepository, new SqlDigestRepository(db.workerPool));
   bind.value(ThrottleRepository, new SqlThrottleRepository(db.workerPool));

@@ -21,6 +21,8 @@ import {
   ListOutbox,
   OutboxRepository,
   ProviderCatalogue,
+  ProviderRegistry,
+  SendIntegrationTest,
   SetPrimaryIntegration,
   SubscriberRepository,
   UpdateChannelConnection,
@@ -47,6 +49,7 @@ export const integrations: Wiring = (bind, { db, config }) => {
   bind.construct(ListIntegrations, [IntegrationRepository]);
   bind.construct(SetPrimaryIntegration, [IntegrationRepository]);
   bind.construct(DeleteIntegration, [IntegrationRepository]);
+  bind.factory(SendIntegrationTest, [IntegrationRepository, ProviderRegistry], (i, providers) => new SendIntegrationTest(i, providers, config.serviceName));
   bind.factory(EnsureBuiltInIntegrations, [IntegrationRepository], (i) => new EnsureBuiltInIntegrations(catalogue, i));
   bind.factory(ListOutbox, [OutboxRepository], (o) => new ListOutbox(catalogue, o));
 

@@ -14,6 +14,7 @@ import type { Pool } from 'pg';
 import type { PrismaClient } from '../generated/prisma/client';
 import type { Prisma } from '../generated/prisma/client';
 import { paginate } from './cursor-pagination';
+import { countSubscriberMatches, likeLiteral } from './subscriber-search-sql';
 import { jsonOrNull, nullOnUniqueViolation } from './prisma-errors';
 import { SUBSCRIBER_ATTRIBUTES } from './subscriber-sql';
 import { upsertSubscribers } from './subscriber-upsert';
@@ -96,17 +97,19 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
   }
 
   search(environmentId: string, filter: SubscriberSearch, page: CursorQuery<SubscriberOrderBy>): Promise<CursorPage<Subscriber>> {
+    // Prisma passes these terms to LIKE as they are: escaped, a % or _ in them is literal.
     const where: Prisma.SubscriberWhereInput = { environmentId };
-    if (filter.email) where.email = { startsWith: filter.email };
-    if (filter.phone) where.phone = { startsWith: filter.phone };
-    if (filter.subscriberId) where.subscriberId = { startsWith: filter.subscriberId };
+    if (filter.email) where.email = { startsWith: likeLiteral(filter.email) };
+    if (filter.phone) where.phone = { startsWith: likeLiteral(filter.phone) };
+    if (filter.subscriberId) where.subscriberId = { startsWith: likeLiteral(filter.subscriberId) };
     if (filter.name) {
       const [first, ...rest] = filter.name.trim().split(/\s+/);
-      where.OR = [{ firstName: { contains: filter.name } }, { lastName: { contains: filter.name } }];
-      if (rest.length) where.OR.push({ firstName: first, lastName: { startsWith: rest.join(' ') } });
+      where.OR = [{ firstName: { contains: likeLiteral(filter.name) } }, { lastName: { contains: likeLiteral(filter.name) } }];
+      if (rest.length) where.OR.push({ firstName: first, lastName: { startsWith: likeLiteral(rest.join(' ')) } });
     }
     const kind = page.orderBy === 'subscriberId' ? 'string' : 'date';
-    return paginate(this.prisma.subscriber, where, page, { name: page.orderBy, kind }, subscriberFromPrisma);
+    const source = { findMany: this.prisma.subscriber.findMany.bind(this.prisma.subscriber), count: ({ take }: { take: number }) => countSubscriberMatches(this.pool, environmentId, filter, take) };
+    return paginate(source, where, page, { name: page.orderBy, kind }, subscriberFromPrisma);
   }
 
   private async updateWhere(environmentId: string, subscriberId: string, data: Prisma.SubscriberUpdateInput) {

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, BootstrapSpec, BridgeRegistration, Caller, CredentialCipher, Environment, EnvironmentSettings, RetryPolicy, TenancyRepository } from '@herald/domain';
+import type { ApiKeyRecord, BootstrapSpec, BridgeRegistration, Caller, CredentialCipher, Environment, EnvironmentSettings, Organization, RetryPolicy, TenancyRepository } from '@herald/domain';
 import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { isUuid } from './sql-params';
 
@@ -43,7 +43,13 @@ export class PrismaTenancyRepository implements TenancyRepository {
   }
 
   async listEnvironments(): Promise<Environment[]> {
-    return (await this.prisma.environment.findMany({ orderBy: { createdAt: 'asc' } })).map(toEnvironment);
+    // Created in one statement, the default two share created_at: slug order puts Development first.
+    return (await this.prisma.environment.findMany({ orderBy: [{ createdAt: 'asc' }, { slug: 'asc' }] })).map(toEnvironment);
+  }
+
+  async findOrganization(organizationId: string): Promise<Organization | null> {
+    if (!isUuid(organizationId)) return null;
+    return this.prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true, name: true, idempotencyEnabled: true } });
   }
 
   async findEnvironment(environmentId: string): Promise<Environment | null> {
@@ -107,9 +113,9 @@ export class PrismaTenancyRepository implements TenancyRepository {
     return this.prisma.apiKey.findMany({ where: { environmentId }, orderBy: { createdAt: 'asc' }, select: apiKeySelect });
   }
 
-  async revokeApiKey(apiKeyId: string): Promise<boolean> {
-    if (!isUuid(apiKeyId)) return false;
-    const { count } = await this.prisma.apiKey.updateMany({ where: { id: apiKeyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  async revokeApiKey(apiKeyId: string, environmentId?: string): Promise<boolean> {
+    if (!isUuid(apiKeyId) || (environmentId !== undefined && !isUuid(environmentId))) return false;
+    const { count } = await this.prisma.apiKey.updateMany({ where: { id: apiKeyId, revokedAt: null, ...(environmentId && { environmentId }) }, data: { revokedAt: new Date() } });
     return count === 1;
   }
 }

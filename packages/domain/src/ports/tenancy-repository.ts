@@ -20,6 +20,8 @@ export interface TenancyRepository {
   bootstrap(spec: BootstrapSpec): Promise<{ organization: Organization; environments: Environment[]; created: boolean }>;
   /** Every environment of the installation, oldest first. */
   listEnvironments(): Promise<Environment[]>;
+  /** The organization with that id, or null. */
+  findOrganization(organizationId: string): Promise<Organization | null>;
   /** null when no environment has that id (an authenticated caller's own, never a client's string). */
   findEnvironment(environmentId: string): Promise<Environment | null>;
   /** Stores the environment's provider retry policy (the fields it overrides); null returns it to the service default. */
@@ -43,6 +45,6 @@ export interface TenancyRepository {
   apiKeySecrets(environmentId: string): Promise<string[]>;
   /** The environment's keys, revoked ones too. */
   listApiKeys(environmentId: string): Promise<ApiKeyRecord[]>;
-  /** false when no unrevoked key has that id. */
-  revokeApiKey(apiKeyId: string): Promise<boolean>;
+  /** false when no unrevoked key has that id (in `environmentId`, when given). */
+  revokeApiKey(apiKeyId: string, environmentId?: string): Promise<boolean>;
 }

@@ -55,7 +55,12 @@ export class InMemoryTenancyRepository implements TenancyRepository {
   }
 
   async listEnvironments() {
-    return [...this.environments].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()).map(this.publish);
+    return [...this.environments].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.slug.localeCompare(b.slug)).map(this.publish);
+  }
+
+  async findOrganization(organizationId: string) {
+    const organization = this.organizations.find((o) => o.id === organizationId);
+    return organization ? { id: organization.id, name: organization.name, idempotencyEnabled: organization.idempotencyEnabled } : null;
   }
 
   async findEnvironment(environmentId: string) {
@@ -107,8 +112,8 @@ export class InMemoryTenancyRepository implements TenancyRepository {
     return this.keys.filter((k) => k.environmentId === environmentId).map((k) => this.record(k));
   }
 
-  async revokeApiKey(apiKeyId: string) {
-    const key = this.keys.find((k) => k.id === apiKeyId && !k.revokedAt);
+  async revokeApiKey(apiKeyId: string, environmentId?: string) {
+    const key = this.keys.find((k) => k.id === apiKeyId && !k.revokedAt && (environmentId === undefined || k.environmentId === environmentId));
     if (key) key.revokedAt = new Date();
     return Boolean(key);
   }

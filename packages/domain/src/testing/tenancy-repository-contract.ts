@@ -37,7 +37,12 @@ export function tenancyRepositoryContract(name: string, setup: () => Promise<Ten
       const repo = await setup();
       const { environments } = await repo.bootstrap(spec);
       const [dev, prod] = bySlug(environments);
-      expect(bySlug(await repo.listEnvironments())).toEqual([dev, prod]);
+      // Made in one statement, the two share their creation time: Development comes first all the same.
+      expect(await repo.listEnvironments()).toEqual([dev, prod]);
+      const organization = { id: dev.organizationId, name: 'Acme', idempotencyEnabled: true };
+      expect(await repo.findOrganization(dev.organizationId)).toEqual(organization);
+      expect(await repo.findOrganization('00000000-0000-4000-8000-000000000000')).toBeNull();
+      expect(await repo.findOrganization('not-an-id')).toBeNull();
       expect(dev.publicIdentifier).not.toBe(prod.publicIdentifier);
       expect(await repo.findEnvironment(dev.id)).toEqual(dev);
       expect(await repo.findEnvironment('00000000-0000-4000-8000-000000000000')).toBeNull();
@@ -85,7 +90,8 @@ export function tenancyRepositoryContract(name: string, setup: () => Promise<Ten
       expect(await repo.findCallerByKeyHash('hash-1')).toEqual({ environmentId: dev.id, organizationId: organization.id, idempotencyEnabled: true });
       expect(await repo.findCallerByKeyHash('unknown')).toBeNull();
       expect((await repo.listApiKeys(dev.id)).map((k) => k.id)).toEqual([key.id]);
-      expect(await repo.revokeApiKey(key.id)).toBe(true);
+      expect(await repo.revokeApiKey(key.id, '00000000-0000-4000-8000-000000000000')).toBe(false);
+      expect(await repo.revokeApiKey(key.id, dev.id)).toBe(true);
       expect(await repo.revokeApiKey(key.id)).toBe(false);
       expect(await repo.revokeApiKey('not-an-id')).toBe(false);
       expect(await repo.findCallerByKeyHash('hash-1')).toBeNull();

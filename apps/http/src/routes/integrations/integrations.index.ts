@@ -2,6 +2,7 @@ import {
   CreateIntegration,
   DeleteIntegration,
   ListIntegrations,
+  SendIntegrationTest,
   SetPrimaryIntegration,
   UpdateIntegration,
   type Caller,
@@ -25,6 +26,7 @@ export function integrationsRouter(resolve: Resolver) {
   const listIntegrations = resolve.get(ListIntegrations);
   const setPrimary = resolve.get(SetPrimaryIntegration);
   const deleteIntegration = resolve.get(DeleteIntegration);
+  const sendTest = resolve.get(SendIntegrationTest);
   const many = (items: Integration[], caller: Caller) => ({ data: items.map((i) => presentIntegration(i, caller)) });
 
   return createRouter()
@@ -61,5 +63,9 @@ export function integrationsRouter(resolve: Resolver) {
     .openapi(routes.remove, async (c) => {
       const caller = c.get('caller');
       return c.json(many(await deleteIntegration.execute(caller.environmentId, c.req.valid('param').integrationId), caller), 200);
+    })
+    .openapi(routes.sendTest, async (c) => {
+      const result = await sendTest.execute(c.get('caller').environmentId, c.req.valid('param').integrationId, c.req.valid('json'));
+      return c.json({ data: result }, 200);
     });
 }

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { dataEnvelope, errorResponses, jsonBody, jsonContent } from '../../platform/schemas';
-import { CreateIntegrationSchema, IntegrationSchema, UpdateIntegrationSchema } from './integrations.schemas';
+import { CreateIntegrationSchema, IntegrationSchema, IntegrationTestRequestSchema, IntegrationTestResultSchema, UpdateIntegrationSchema } from './integrations.schemas';
 
 const tags = ['Integrations'];
 const IntegrationIdParam = z.object({
@@ -59,4 +59,13 @@ export const remove = createRoute({
   summary: 'Delete an integration (soft and irreversible); returns the remaining integrations',
   request: { params: IntegrationIdParam },
   responses: { 200: Many('The integrations that remain'), ...errorResponses },
+});
+
+export const sendTest = createRoute({
+  method: 'post',
+  path: '/v1/integrations/{integrationId}/test',
+  tags,
+  summary: "Send one test message through the integration (active or not) and answer with the provider's answer; nothing is stored",
+  request: { params: IntegrationIdParam, ...jsonBody(IntegrationTestRequestSchema) },
+  responses: { 200: jsonContent(dataEnvelope(IntegrationTestResultSchema), "The provider's answer"), ...errorResponses },
 });

@@ -99,3 +99,23 @@ export const IntegrationSchema = z
     updatedAt: z.string(),
   })
   .openapi('Integration', { description: 'Credentials are never returned to API-key callers.' });
+
+export const IntegrationTestRequestSchema = z
+  .object({
+    to: z.string().trim().min(1).max(2048).openapi({ description: "Where the test goes, as the integration's channel needs: an email address, a phone number, a chat webhook URL or channel id, or a push device token", example: 'ada@example.com' }),
+    subject: z.string().max(998).optional(),
+    body: z.string().max(100_000).optional(),
+  })
+  .strict()
+  .openapi('IntegrationTestRequest');
+
+export const IntegrationTestResultSchema = z
+  .object({
+    sent: z.boolean().openapi({ description: 'Whether the provider accepted the message; a refusal is an answer (200), not an error' }),
+    providerId: z.string(),
+    providerMessageId: z.string().nullable().optional(),
+    error: z.string().optional().openapi({ description: "The provider's refusal, when not sent" }),
+    retryable: z.boolean().optional().openapi({ description: 'Whether a later attempt may succeed (timeouts, 429, 5xx)' }),
+    raw: z.string().nullable().openapi({ description: "The provider's answer as it gave it, secrets redacted" }),
+  })
+  .openapi('IntegrationTestResult');

@@ -24,8 +24,9 @@ export class ManageApiKeys {
     return { record, key };
   }
 
-  async revoke(apiKeyId: string): Promise<void> {
-    if (!(await this.tenancy.revokeApiKey(apiKeyId))) throw DomainError.notFound('NOT_FOUND', 'API key', apiKeyId);
+  /** Revokes the key; with `environmentId`, only a key of that environment (NOT_FOUND otherwise). */
+  async revoke(apiKeyId: string, environmentId?: string): Promise<void> {
+    if (!(await this.tenancy.revokeApiKey(apiKeyId, environmentId))) throw DomainError.notFound('NOT_FOUND', 'API key', apiKeyId);
   }
 
   private environment(slugOrId: string): Promise<Environment> {

@@ -1,4 +1,6 @@
-import { isChannelType, type ExecutionDetailDraft, type JobOutcome } from '@herald/domain';
+import { isChannelType } from '../entities/channel';
+import type { ExecutionDetailDraft } from '../entities/delivery';
+import type { JobOutcome } from '../ports/job-repository';
 
 export type DeliveryOutcome = 'sent' | 'skipped' | 'failed' | 'retried' | 'failed_over';
 

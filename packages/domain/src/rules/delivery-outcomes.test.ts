@@ -1,4 +1,5 @@
-import type { ExecutionDetailDraft, JobOutcome, RunnableJob } from '@herald/domain';
+import type { ExecutionDetailDraft } from '../entities/delivery';
+import type { JobOutcome, RunnableJob } from '../ports/job-repository';
 import { describe, expect, it } from 'vitest';
 import { deliveryCounts } from './delivery-outcomes';
 
