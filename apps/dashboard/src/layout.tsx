@@ -19,16 +19,16 @@ export function Layout() {
     <div className="shell">
       <nav aria-label="Dashboard">
         <p className="brand">Herald</p>
-        <label className="field">
-          <span>Environment</span>
-          <select value={session.environment.id} onChange={(e) => session.switchEnvironment(e.target.value)}>
+        <div className="field">
+          <label htmlFor="environment">Environment</label>
+          <select id="environment" value={session.environment.id} onChange={(e) => session.switchEnvironment(e.target.value)}>
             {session.me.environments.map((e) => (
               <option key={e.id} value={e.id}>
                 {e.name}
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <ul>
           {PAGES.map(([to, label]) => (
             <li key={to}>

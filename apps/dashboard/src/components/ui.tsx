@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { cloneElement, useCallback, useEffect, useId, useState, type ReactElement, type ReactNode } from 'react';
 import { errorText } from '../api/client';
 import { useSession } from '../session';
 
@@ -53,13 +53,15 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
   );
 }
 
-export function Field({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
+/** A labelled control: the label names only the control (a select's value stays out of its name), the hint describes it. */
+export function Field({ label, children, hint }: { label: string; children: ReactElement<{ id?: string; 'aria-describedby'?: string }>; hint?: string }) {
+  const id = useId();
   return (
-    <label className="field">
-      <span>{label}</span>
-      {children}
-      {hint ? <small>{hint}</small> : null}
-    </label>
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {cloneElement(children, { id, 'aria-describedby': hint ? `${id}-hint` : undefined })}
+      {hint ? <small id={`${id}-hint`}>{hint}</small> : null}
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../api/client';
 import { Alert, Field } from '../components/ui';
 
@@ -18,6 +18,12 @@ export function SignInPage({ mode }: { mode: Mode }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // A pasted link to the page already open changes only the fragment.
+  useEffect(() => {
+    const read = () => setToken(tokenFromHash() || token);
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
+  });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
