@@ -32,6 +32,10 @@ export function BarChart({ title, labels, series, summary }: { title: string; la
           );
         })}
       </svg>
+      <div className="axis" aria-hidden="true">
+        <span>{labels[0]}</span>
+        <span>{labels.at(-1)}</span>
+      </div>
       <div className="legend">
         {series.map((s) => (
           <span key={s.name}>
