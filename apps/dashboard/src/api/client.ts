@@ -14,9 +14,21 @@ const environmentHeader: Middleware = {
   },
 };
 
+// A session that ended (idle, too old, signed out elsewhere, user removed) answers 401 anywhere:
+// back to the sign-in page rather than pages of errors.
+const sessionEnded: Middleware = {
+  onResponse({ request, response }) {
+    const path = new URL(request.url).pathname;
+    if (response.status === 401 && /^\/v[12]\//.test(path) && !path.startsWith('/v1/dashboard/') && !window.location.pathname.startsWith('/dashboard/sign-in')) {
+      window.location.assign('/dashboard/sign-in');
+    }
+    return response;
+  },
+};
+
 /** Herald's own API, typed from its /openapi.json; the session cookie rides along (same origin). */
 export const api = createClient<paths>({ baseUrl: window.location.origin });
-api.use(environmentHeader);
+api.use(environmentHeader, sessionEnded);
 
 /** The API's one error shape, as far as the dashboard shows it. */
 export interface ApiError {
