@@ -39,7 +39,7 @@ describe('the dashboard’s pages in a real browser', { timeout: 120_000 }, () =
     await page.close();
   });
 
-  it('Subscribers: searches by part of a name and by email, opens a profile, edits it, shows topics and inbox', async () => {
+  it('Subscribers: searches by part of a name and by email, opens a profile, edits it and a preference, shows topics and inbox', async () => {
     const people = [
       { subscriberId: 'grace', firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.example' },
       { subscriberId: 'alan', firstName: 'Alan', lastName: 'Turing', email: 'alan@bletchley.example' },
@@ -78,6 +78,10 @@ describe('the dashboard’s pages in a real browser', { timeout: 120_000 }, () =
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByText('Saved.').waitFor();
     expect((await json(await svc.request('/v2/subscribers/grace'))).body.data.lastName).toBe('Hopper-Murray');
+    // Preferences: email off for the Hello workflow only.
+    await page.getByLabel('Hello: email').uncheck();
+    await expect.poll(async () => (await json(await svc.request('/v2/subscribers/grace/preferences'))).body.data.workflows.find((w: { workflow: { identifier: string } }) => w.workflow.identifier === 'hello').channels.email).toBe(false);
+    await expect(page.getByLabel('All workflows: email').isChecked()).resolves.toBe(true);
     await expectAccessible(page);
     await screenshot(page, 'subscriber');
     expect(page.errors).toEqual([]);

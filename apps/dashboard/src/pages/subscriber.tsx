@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { api } from '../api/client';
 import { Alert, attempt, Field, Page, useLoad, when } from '../components/ui';
 import { useSession } from '../session';
+import { SubscriberPreferences } from './subscriber-preferences';
 
 const PROFILE = ['firstName', 'lastName', 'email', 'phone', 'locale', 'timezone'] as const;
 
@@ -12,7 +13,6 @@ export function SubscriberPage() {
   const { canWrite } = useSession();
   const path = { path: { subscriberId } };
   const profile = useLoad(() => api.GET('/v2/subscribers/{subscriberId}', { params: path }), [subscriberId]);
-  const preferences = useLoad(() => api.GET('/v2/subscribers/{subscriberId}/preferences', { params: path }), [subscriberId]);
   const topics = useLoad(() => api.GET('/v2/subscribers/{subscriberId}/subscriptions', { params: path }), [subscriberId]);
   const inbox = useLoad(() => api.GET('/v2/subscribers/{subscriberId}/notifications', { params: { ...path, query: { limit: 10 } as never } }), [subscriberId]);
   const [draft, setDraft] = useState<Record<string, string>>({});
@@ -53,21 +53,7 @@ export function SubscriberPage() {
           <ul>{s.channels.map((c, i) => <li key={i}>{c.providerId}{c.integrationIdentifier ? ` (${c.integrationIdentifier})` : ''}</li>)}</ul>
         ) : <p className="note">No chat or push channel settings.</p>}
       </section>
-      <section className="panel" aria-labelledby="prefs-title">
-        <h2 id="prefs-title">Preferences</h2>
-        <Alert text={preferences.error} />
-        {preferences.data ? (
-          <table>
-            <thead><tr><th>Workflow</th><th>Enabled</th><th>Channels on</th></tr></thead>
-            <tbody>
-              <tr><td>All (global)</td><td>{String(preferences.data.data.global.enabled)}</td><td>{on(preferences.data.data.global.channels)}</td></tr>
-              {preferences.data.data.workflows.map((w) => (
-                <tr key={w.workflow.identifier}><td>{w.workflow.name}</td><td>{String(w.enabled)}</td><td>{on(w.channels)}</td></tr>
-              ))}
-            </tbody>
-          </table>
-        ) : null}
-      </section>
+      <SubscriberPreferences subscriberId={subscriberId} />
       <section className="panel" aria-labelledby="topics-title">
         <h2 id="topics-title">Topics</h2>
         {topics.data?.data.length ? <ul>{topics.data.data.map((t) => <li key={t._id}>{t.topic.key}</li>)}</ul> : <p className="note">In no topic.</p>}
@@ -80,8 +66,4 @@ export function SubscriberPage() {
       </section>
     </Page>
   );
-}
-
-function on(channels: Record<string, boolean>): string {
-  return Object.entries(channels).filter(([, v]) => v).map(([k]) => k).join(', ') || 'none';
 }
