@@ -43,6 +43,12 @@ describe('a workflow from the dashboard, end to end in a real browser', { timeou
     await row.waitFor();
     if (await row.getByRole('button', { name: 'Make primary' }).count()) await row.getByRole('button', { name: 'Make primary' }).click();
     await row.getByText('primary', { exact: true }).waitFor();
+    // Send a test: the provider's answer on the page, the message on the wire.
+    await page.getByLabel('Test recipient for Test SMTP').fill('probe@example.com');
+    await page.getByRole('form', { name: 'Send a test through Test SMTP' }).getByRole('button', { name: 'Send a test' }).click();
+    await expect(page.getByTestId('test-result').textContent()).resolves.toMatch(/^Sent.*250 queued as fake-1/);
+    expect(smtp.messages.map((m) => m.envelope.to)).toEqual([['probe@example.com']]);
+    smtp.messages.length = 0;
     await expectAccessible(page);
     await screenshot(page, 'integrations');
 

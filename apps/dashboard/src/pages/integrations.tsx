@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import { Alert, attempt, Page, useLoad } from '../components/ui';
 import { useSession } from '../session';
 import { IntegrationForm } from './integration-form';
+import { IntegrationTest } from './integration-test';
 
 /** Integrations by channel: active and primary switches, removal, and a form per provider to add one. */
 export function IntegrationsPage() {
@@ -49,6 +50,9 @@ export function IntegrationsPage() {
               ))}
             </tbody>
           </table>
+          {canWrite && channel !== 'in_app' && channel !== 'agent'
+            ? integrations.filter((i) => i.channel === channel).map((i) => <IntegrationTest key={i._id} integrationId={i._id} name={i.name} />)
+            : null}
         </section>
       ))}
       {canWrite ? <IntegrationForm onCreated={() => void reload()} /> : null}
