@@ -19,7 +19,7 @@ export function useLoad<T>(load: () => Promise<Answer<T>>, deps: unknown[], poll
       setData(answer.data);
       setError(undefined);
     } else setError(errorText(answer.error, answer.response.status));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller's deps stand for what `load` closes over: a new closure each render must not refetch.
   }, [environment.id, ...deps]);
   useEffect(() => {
     void reload();
