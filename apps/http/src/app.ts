@@ -41,6 +41,7 @@ import { dashboardAuthRouter } from './routes/dashboard/dashboard-auth.index';
 import { dashboardUsersRouter } from './routes/dashboard/dashboard-users.index';
 import { apiKeysRouter } from './routes/environments/api-keys.index';
 import { overviewRouter } from './routes/overview/overview.index';
+import { dashboardAppRouter } from './routes/dashboard-app/dashboard-app.index';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
@@ -82,6 +83,8 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   app.route('/', inboxChannelsRouter(resolver));
   if (inboxDemo) app.route('/', inboxDemoRouter(resolver, serviceName));
 
+  // The dashboard's web app (static files; it calls the API below like any client).
+  app.route('/', dashboardAppRouter());
   // The dashboard's sign-in, session and users: mounted before the guard, they authorise themselves.
   app.route('/', dashboardAuthRouter(resolver));
   app.route('/', dashboardUsersRouter(resolver));
