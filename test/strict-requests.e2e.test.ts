@@ -44,7 +44,7 @@ describe('a misspelt key is refused by name and changes nothing', () => {
     expect((await read('/v2/subscribers/alice/preferences')).data.global.channels.email).toBe(true);
   });
 
-  it('the Inbox preference routes refuse typos, a workflowId on the global route, and topic subscription items', async () => {
+  it('the Inbox preference routes refuse typos and a workflowId on the global route; an unknown topic subscription changes nothing', async () => {
     const session = await (await fetch(`${svc.url}/v1/inbox/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ applicationIdentifier, subscriber: { subscriberId: 'alice' } }) })).json();
     const patch = (path: string, body: unknown) =>
       fetch(`${svc.url}/v1/inbox/preferences${path}`, { method: 'PATCH', headers: { authorization: `Bearer ${session.data.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -52,7 +52,8 @@ describe('a misspelt key is refused by name and changes nothing', () => {
     await refused(await patch('', { emial: false }), 'emial');
     await refused(await patch('/wf', { in_app: false, channels: { email: false } }), 'channels');
     await refused(await patch('/bulk', { preferences: [{ workflowId: 'wf', emial: false }] }), 'preferences.0.emial');
-    await refused(await patch('/bulk', { preferences: [{ subscriptionIdentifier: 'tk_news:si_alice', workflowId: 'wf', enabled: false, email: false }] }), 'preferences.0.subscriptionIdentifier');
+    // A topic subscription's preference is its own: one that does not exist is a 404, never the workflow's preference instead.
+    expect((await patch('/bulk', { preferences: [{ subscriptionIdentifier: 'tk_news:si_alice', workflowId: 'wf', enabled: false, email: false }] })).status).toBe(404);
     const { data } = await read('/v2/subscribers/alice/preferences');
     expect(data.global.channels).toMatchObject({ email: true, in_app: true });
     expect(data.workflows[0].channels).toMatchObject({ email: true, in_app: true });
@@ -101,8 +102,11 @@ describe('fields the official clients send stay known', () => {
     const integration = await novu.integrations.create({ providerId: 'chat-webhook', channel: 'chat', identifier: 'chat-1', credentials: { outboundConnectedAt: '2030-01-01', whatsNextCompletedAt: '2030-01-01' }, configurations: {} });
     expect(integration.result.identifier).toBe('chat-1');
     const schedule = { isEnabled: true, weeklySchedule: { monday: { isEnabled: true, hours: [{ start: '09:00 AM', end: '05:00 PM' }] } } };
-    const prefs = await novu.subscribers.preferences.update({ workflowId: 'second', channels: { email: false, tool: true }, schedule }, 'alice');
+    const prefs = await novu.subscribers.preferences.update({ workflowId: 'second', channels: { email: false, tool: true } }, 'alice');
     expect(prefs.result.workflows.find((w) => w.workflow.identifier === 'second')!.channels.email).toBe(false);
+    // The schedule is a global preference: it is set without a workflowId (with one it is a 422 naming it).
+    const global = await novu.subscribers.preferences.update({ schedule }, 'alice');
+    expect(global.result.global.schedule).toMatchObject(schedule);
   });
 });
 

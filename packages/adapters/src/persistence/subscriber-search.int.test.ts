@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../testing/use-test-database';
-import { PrismaSubscriberRepository, upsertSubscribers } from './prisma-subscriber-repository';
+import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
+import { upsertSubscribers } from './subscriber-upsert';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
 
 const database = useTestDatabase();

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { CHANNEL_TYPES, ENDPOINT_TYPES } from '@herald/domain';
 import { cursorQuerySchema, queryArray } from '../../platform/schemas';
-import { ContextSchema } from '../channel-connections/channel-connections.schemas';
+import { ContextSchema } from '../../platform/schemas';
 
 export const IdentifierParams = z.object({ identifier: z.string().min(1) });
 

@@ -58,7 +58,7 @@ export function emailFields(message: OutboundMessage, credentials: Credentials):
   const given = message.overrides;
   // A `from` object names the sender; the other address fields keep their names in the text.
   const fromObject = isAddress(given.from) ? given.from : undefined;
-  const o = {
+  const o: Record<string, unknown> = {
     ...given,
     from: fromObject ? String(fromObject.address) : given.from,
     senderName: given.senderName ?? (typeof fromObject?.name === 'string' ? fromObject.name : undefined),

@@ -59,6 +59,7 @@ function store(clock: { now: Date }, jobs: RunnableJob[]) {
     },
     heartbeat: async () => undefined,
     requeueStalled: async () => ({ events: 0, notifications: 0 }),
+    inAppStates: async () => ({}),
   };
   return { repository, recorded, runAt };
 }
