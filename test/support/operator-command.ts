@@ -13,7 +13,7 @@ export async function operatorCommand(databaseUrl: string, ...args: string[]): P
 export function operatorCommandFed(databaseUrl: string, input: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, [START, 'cli', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      error ? reject(Object.assign(new Error(`${error.message}\n${stderr}`), { stderr })) : resolve(stdout),
     );
     child.stdin!.end(input);
   });

@@ -43,7 +43,7 @@ export class ChatWebhookProvider implements DeliveryProvider {
       json: payload(this.format, message.body, message.overrides),
       // The webhook URL is itself the secret.
       secrets: [url, new URL(url).pathname],
-      reason: () => `${this.format} webhook refused the message`,
+      refusal: `${this.format} webhook refused the message`,
     });
     const id = (answer.body as { id?: unknown } | null)?.id;
     return { providerMessageId: typeof id === 'string' ? id : undefined, raw: answer.raw };

@@ -29,7 +29,7 @@ export class GenericSmsProvider implements DeliveryProvider {
       headers,
       json: { to: message.to.phone, from: message.overrides.from ?? credentials.from, content: message.body, transactionId: message.transactionId },
       secrets: [apiKey, secretKey],
-      reason: () => 'the SMS gateway refused the message',
+      refusal: 'the SMS gateway refused the message',
     });
     const id = at(answer.body, String(credentials.idPath ?? 'id'));
     return { providerMessageId: id === undefined || id === null ? undefined : String(id), raw: answer.raw };

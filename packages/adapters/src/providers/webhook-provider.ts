@@ -26,7 +26,7 @@ export class WebhookProvider implements DeliveryProvider {
       headers,
       body,
       secrets: [credentials.secretKey, url],
-      reason: () => 'webhook refused the message',
+      refusal: 'webhook refused the message',
     });
     return { providerMessageId: answer.headers['x-message-id'] || undefined, raw: answer.raw };
   }

@@ -14,6 +14,8 @@ export interface ProviderCall {
   secrets: unknown[];
   /** The reason a provider gives in an error body (its `message`, `errors[0].detail`...). */
   reason?(body: any): string | undefined;
+  /** What the error says when the answer gives no reason (a plain-text or empty body). */
+  refusal?: string;
   /** A Retry-After the provider puts in its error body instead of the header (Telegram's `parameters.retry_after`), in seconds. */
   retryAfter?(body: any): number | undefined;
   /** Whether another attempt may succeed, for providers whose status codes do not say (Mandrill answers 500 for a bad key). */
@@ -67,7 +69,7 @@ export async function callProvider(http: HttpClient, timeoutMs: number, call: Pr
   }
   const body = parse(response.body);
   if (response.status >= 300) {
-    const reason = (typeof body === 'object' && body !== null && call.reason?.(body)) || `refused the message`;
+    const reason = (typeof body === 'object' && body !== null && call.reason?.(body)) || call.refusal || `refused the message`;
     const retryAfter = response.headers['retry-after'] ?? (typeof body === 'object' && body !== null ? call.retryAfter?.(body) : undefined);
     const failure = httpFailure(response.status, redact(reason, call.secrets) ?? '', response.body, call.secrets, retryAfter);
     const retryable = call.retryable?.(response.status, body);
