@@ -185,7 +185,9 @@ describe('fuzzing every data-changing operation with one unknown key', () => {
     const token = ((await session.json()) as { data: { token: string } }).data.token;
 
     const problems: string[] = [];
-    const changing = operations.filter((op) => op.method !== 'GET');
+    // The dashboard's own routes take a dashboard session, not a key (test/dashboard-security.e2e.test.ts
+    // sends them every foreign request); their schemas are held strict when registered, like every route's.
+    const changing = operations.filter((op) => op.method !== 'GET' && !op.path.startsWith('/v1/dashboard/'));
     expect(changing.length).toBeGreaterThan(40);
     let before = await state.settled();
     for (const op of changing) {

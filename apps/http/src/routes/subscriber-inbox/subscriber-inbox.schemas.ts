@@ -87,7 +87,7 @@ export const BulkBodySchema = z
 export const ChannelsBodySchema = z.strictObject(ChannelFlagsShape).openapi('InboxChannelSwitches');
 
 /** The global level: channel switches and the delivery schedule (`useSchedule`'s update). */
-export const GlobalPreferenceBodySchema = ChannelsBodySchema.extend({ schedule: ScheduleSchema.optional() }).openapi('InboxGlobalPreferenceRequest');
+export const GlobalPreferenceBodySchema = z.strictObject({ ...ChannelFlagsShape, schedule: ScheduleSchema.optional() }).openapi('InboxGlobalPreferenceRequest');
 
 /** Items with `subscriptionIdentifier` change a topic subscription's preference for the workflow (`enabled`, `condition`). */
 export const BulkPreferencesBodySchema = z.strictObject({

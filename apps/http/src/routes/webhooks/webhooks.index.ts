@@ -57,7 +57,7 @@ export function webhooksRouter(resolve: Resolver) {
     })
     .openapi(routes.replay, async (c) => {
       const body = c.req.valid('json');
-      const which = 'attemptId' in body ? { attemptId: body.attemptId } : { since: new Date(body.since), until: new Date(body.until) };
+      const which = body.attemptId !== undefined ? { attemptId: body.attemptId } : { since: new Date(body.since!), until: new Date(body.until!) };
       const result = await replay.execute(c.get('caller').environmentId, c.req.valid('param').endpointId, which);
       return c.json({ data: result }, 202);
     });

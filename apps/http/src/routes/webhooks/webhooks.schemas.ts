@@ -28,11 +28,17 @@ export const RotateWebhookSecretSchema = z
   })
   .openapi('RotateWebhookSecretRequest');
 
+// One closed object rather than a union of two, so that its unknown keys are named like every other body's.
 export const ReplayWebhookSchema = z
-  .union([
-    z.strictObject({ attemptId: z.string().min(1) }),
-    z.strictObject({ since: z.iso.datetime({ offset: true }), until: z.iso.datetime({ offset: true }) }),
-  ])
+  .strictObject({
+    attemptId: z.string().min(1).optional(),
+    since: z.iso.datetime({ offset: true }).optional(),
+    until: z.iso.datetime({ offset: true }).optional(),
+  })
+  .refine((b) => (b.attemptId === undefined) === (b.since !== undefined && b.until !== undefined) && (b.since === undefined) === (b.until === undefined), {
+    path: ['attemptId'],
+    message: 'give either attemptId, or since and until',
+  })
   .openapi('ReplayWebhookRequest', { description: "One attempt's event ({attemptId}), or every event sent to the endpoint in [since, until)" });
 
 export const AttemptsQuerySchema = z.strictObject({
