@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './support/wait';
 import { setUpAdmin } from './support/dashboard';
 import { expectAccessible, newPage, openBrowser, openNav, prepareDashboard, screenshot, signInUi, type Browser } from './support/dashboard-browser';
 import { startService, type TestService } from './support/service';
@@ -149,7 +150,8 @@ describe('the dashboard’s pages in a real browser', { timeout: 120_000 }, () =
     expect(saved.steps.map((s: { name: string }) => s.name)).toEqual(['Three', 'Two']);
     await page.getByRole('button', { name: 'Deactivate' }).click();
     await page.getByRole('button', { name: 'Activate' }).waitFor();
-    expect((await json(await svc.request('/v2/workflows/steps'))).body.data.active).toBe(false);
+    // The button turns when the answer arrives; the read waits for the write it answered.
+    await waitFor(async () => (await json(await svc.request('/v2/workflows/steps'))).body.data.active === false);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('heading', { level: 1, name: 'Workflows' }).waitFor();

@@ -29,8 +29,9 @@ export function sendRateLimiterContract(name: string, setup: () => Promise<{ pro
       const { processes: [a, b] } = await setup();
       const id = randomUUID();
       const starts = (await Promise.all(Array.from({ length: 40 }, (_, i) => startOf(i % 2 ? a : b, id, 200)))).sort((x, y) => x - y);
-      // 40 sends at 200/s span at least 39 gaps of 5 ms, whichever process reserved them.
-      expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual(39 * 5 - 5);
+      // 40 sends at 200/s span at least 39 gaps of 5 ms, whichever process reserved them, less what two
+      // answers can differ in how long they took to arrive on a busy machine; twice the rate would span ~97 ms.
+      expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual(39 * 5 - 25);
     });
 
     it('reserves nothing past the horizon and says when the next slot is', async () => {
