@@ -15,6 +15,7 @@ import { providers as nodemailer } from './nodemailer-email-provider';
 import { providers as oneSignal } from './one-signal-push-provider';
 import { providers as outbox } from './outbox-provider';
 import { providers as outlook365 } from './outlook365-email-provider';
+import { providers as plivo } from './plivo-sms-provider';
 import { providers as plunk } from './plunk-email-provider';
 import { providers as postmark } from './postmark-email-provider';
 import { providers as resend } from './resend-email-provider';
@@ -58,6 +59,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...sns,
   ...telnyx,
   ...nexmo,
+  ...plivo,
   // chat
   ...slack,
   ...discordMsteamsMattermost,

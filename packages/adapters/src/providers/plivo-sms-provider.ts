@@ -1,0 +1,35 @@
+import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { defineProvider } from './kit/provider-definition';
+import { basicAuth, callProvider } from './kit/provider-http';
+import { requireCredentials, smsFields } from './kit/require-credentials';
+
+const API = 'https://api.plivo.com';
+
+/**
+ * Plivo Message API (POST /v1/Account/{auth_id}/Message/, Basic auth id:token, JSON), through
+ * Herald's guarded client: the `plivo` SDK builds its URLs from a fixed host with no endpoint option.
+ * `accountSid` is the Auth ID, `token` the Auth Token, `from` (or the trigger's `from`) the `src`.
+ */
+export class PlivoSmsProvider implements DeliveryProvider {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly options: { baseUrl?: string; timeoutMs: number },
+  ) {}
+
+  async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
+    const { accountSid, token } = requireCredentials(credentials, ['accountSid', 'token']);
+    const sms = smsFields(message, credentials);
+    const answer = await callProvider(this.http, this.options.timeoutMs, {
+      url: `${this.options.baseUrl ?? API}/v1/Account/${encodeURIComponent(accountSid)}/Message/`,
+      headers: { authorization: basicAuth(accountSid, token) },
+      json: { src: sms.from, dst: sms.to, text: sms.text, type: 'sms' },
+      secrets: [token],
+      reason: (body: { error?: unknown }) => (typeof body.error === 'string' ? body.error : body.error ? JSON.stringify(body.error) : undefined),
+    });
+    return { providerMessageId: (answer.body as { message_uuid?: string[] }).message_uuid?.[0], raw: answer.raw };
+  }
+}
+
+export const providers = [
+  defineProvider({ id: 'plivo', through: 'HTTP API (POST /v1/Account/{id}/Message/)', create: (kit) => new PlivoSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+];
