@@ -10,6 +10,7 @@ import { providers as mailgun } from './mailgun-email-provider';
 import { providers as mailjet } from './mailjet-email-provider';
 import { providers as mailtrap } from './mailtrap-email-provider';
 import { providers as mandrill } from './mandrill-email-provider';
+import { providers as messagebird } from './messagebird-sms-provider';
 import { providers as nexmo } from './nexmo-sms-provider';
 import { providers as nodemailer } from './nodemailer-email-provider';
 import { providers as oneSignal } from './one-signal-push-provider';
@@ -58,6 +59,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...genericSms,
   ...sns,
   ...telnyx,
+  ...messagebird,
   ...nexmo,
   ...plivo,
   // chat
