@@ -23,6 +23,7 @@ import { providers as resend } from './resend-email-provider';
 import { providers as sendgrid } from './sendgrid-email-provider';
 import { providers as sendinblue } from './sendinblue-email-provider';
 import { providers as ses } from './ses-email-provider';
+import { providers as sinch } from './sinch-sms-provider';
 import { providers as slack } from './slack-chat-provider';
 import { providers as sns } from './sns-sms-provider';
 import { providers as sparkpost } from './sparkpost-email-provider';
@@ -62,6 +63,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...messagebird,
   ...nexmo,
   ...plivo,
+  ...sinch,
   // chat
   ...slack,
   ...discordMsteamsMattermost,
