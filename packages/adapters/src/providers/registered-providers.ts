@@ -5,6 +5,7 @@ import { providers as expo } from './expo-push-provider';
 import { providers as fcm } from './fcm-push-provider';
 import { providers as genericSms } from './generic-sms-provider';
 import { providers as infobipEmail } from './infobip-email-provider';
+import { providers as infobipSms } from './infobip-sms-provider';
 import { providers as mailersend } from './mailersend-email-provider';
 import { providers as mailgun } from './mailgun-email-provider';
 import { providers as mailjet } from './mailjet-email-provider';
@@ -60,6 +61,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...genericSms,
   ...sns,
   ...telnyx,
+  ...infobipSms,
   ...messagebird,
   ...nexmo,
   ...plivo,
