@@ -1,6 +1,7 @@
 import type { ProviderDefinition } from './kit/provider-definition';
 import { providers as apns } from './apns-push-provider';
 import { providers as discordMsteamsMattermost } from './chat-webhook-provider';
+import { providers as clicksend } from './clicksend-sms-provider';
 import { providers as expo } from './expo-push-provider';
 import { providers as fcm } from './fcm-push-provider';
 import { providers as genericSms } from './generic-sms-provider';
@@ -61,6 +62,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...genericSms,
   ...sns,
   ...telnyx,
+  ...clicksend,
   ...infobipSms,
   ...messagebird,
   ...nexmo,
