@@ -1,4 +1,5 @@
 import type { ProviderDefinition } from './kit/provider-definition';
+import { providers as africasTalking } from './africas-talking-sms-provider';
 import { providers as apns } from './apns-push-provider';
 import { providers as discordMsteamsMattermost } from './chat-webhook-provider';
 import { providers as clicksend } from './clicksend-sms-provider';
@@ -62,6 +63,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...genericSms,
   ...sns,
   ...telnyx,
+  ...africasTalking,
   ...clicksend,
   ...infobipSms,
   ...messagebird,
