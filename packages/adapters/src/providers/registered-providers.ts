@@ -32,6 +32,7 @@ import { providers as sns } from './sns-sms-provider';
 import { providers as sparkpost } from './sparkpost-email-provider';
 import { providers as telegram } from './telegram-chat-provider';
 import { providers as telnyx } from './telnyx-sms-provider';
+import { providers as termii } from './termii-sms-provider';
 import { providers as twilio } from './twilio-sms-provider';
 import { providers as webhooks } from './webhook-provider';
 
@@ -70,6 +71,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...nexmo,
   ...plivo,
   ...sinch,
+  ...termii,
   // chat
   ...slack,
   ...discordMsteamsMattermost,
