@@ -1,0 +1,37 @@
+import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { defineProvider } from './kit/provider-definition';
+import { callProvider } from './kit/provider-http';
+import { requireCredentials, smsFields } from './kit/require-credentials';
+
+const API = 'https://api.brevo.com';
+
+/**
+ * Brevo transactional SMS (POST /v3/transactionalSMS/sms, `api-key` header), through Herald's guarded
+ * client as the `sendinblue` email provider is. `from` is the sender (11 letters or 15 digits); the
+ * recipient goes with its country code and no `+`; a `tag` in the trigger's overrides reaches Brevo.
+ */
+export class BrevoSmsProvider implements DeliveryProvider {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly options: { baseUrl?: string; timeoutMs: number },
+  ) {}
+
+  async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
+    const { apiKey } = requireCredentials(credentials, ['apiKey']);
+    const sms = smsFields(message, credentials);
+    const tag = message.overrides.tag;
+    const answer = await callProvider(this.http, this.options.timeoutMs, {
+      url: `${this.options.baseUrl ?? API}/v3/transactionalSMS/sms`,
+      headers: { 'api-key': apiKey },
+      json: { type: 'transactional', sender: sms.from, recipient: sms.to.replace(/^\+/, ''), content: sms.text, ...(tag ? { tag: String(tag) } : {}), unicodeEnabled: /[^\x00-\x7f]/.test(sms.text) },
+      secrets: [apiKey],
+      reason: (body: { code?: string; message?: string }) => (body.message ? `${body.message} (${body.code})` : undefined),
+    });
+    const id = (answer.body as { messageId?: number | string }).messageId;
+    return { providerMessageId: id === undefined ? undefined : String(id), raw: answer.raw };
+  }
+}
+
+export const providers = [
+  defineProvider({ id: 'brevo-sms', through: 'HTTP API (POST /v3/transactionalSMS/sms)', create: (kit) => new BrevoSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+];
