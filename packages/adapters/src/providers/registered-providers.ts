@@ -1,6 +1,7 @@
 import type { ProviderDefinition } from './kit/provider-definition';
 import { providers as africasTalking } from './africas-talking-sms-provider';
 import { providers as apns } from './apns-push-provider';
+import { providers as azureSms } from './azure-sms-provider';
 import { providers as brevoSms } from './brevo-sms-provider';
 import { providers as discordMsteamsMattermost } from './chat-webhook-provider';
 import { providers as clicksend } from './clicksend-sms-provider';
@@ -66,6 +67,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...sns,
   ...telnyx,
   ...africasTalking,
+  ...azureSms,
   ...brevoSms,
   ...clicksend,
   ...infobipSms,

@@ -13,11 +13,12 @@ export const SMS_OVERRIDES: ProviderFake['overrides'] = { given: { from: '+15557
  * the same with `wrong` fields, and the number every fake refuses. `credentials(url)` receives the
  * fake's URL for APIs whose origin is a credential (Infobip's baseUrl, Azure's connection string).
  */
-export function smsTargets(credentials: (url: string) => Credentials, wrong: Credentials, options: { endpoint?: boolean } = {}): HttpServiceTargets {
+export function smsTargets(credentials: (url: string) => Credentials, wrong: Credentials | ((url: string) => Credentials), options: { endpoint?: boolean } = {}): HttpServiceTargets {
+  const wrongFor = (url: string) => (typeof wrong === 'function' ? wrong(url) : wrong);
   return {
     ...(options.endpoint === false ? {} : { endpoint: (url: string) => url }),
     target: (url) => ({ to: { phone: SMS_TO }, credentials: credentials(url) }),
-    badCredentials: (url) => ({ to: { phone: SMS_TO }, credentials: { ...credentials(url), ...wrong } }),
+    badCredentials: (url) => ({ to: { phone: SMS_TO }, credentials: { ...credentials(url), ...wrongFor(url) } }),
     invalidRecipient: (url) => ({ to: { phone: INVALID.phone }, credentials: credentials(url) }),
   };
 }
