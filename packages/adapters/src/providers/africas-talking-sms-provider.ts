@@ -1,7 +1,7 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 const API = 'https://api.africastalking.com';
@@ -17,18 +17,13 @@ type Sent = { SMSMessageData?: { Message?: string; Recipients?: Array<{ statusCo
  * guarded client: the `africastalking` SDK fixes its hosts. The username `sandbox` sends to the
  * sandbox, as the SDK does. The answer is 201 also for a refused number; each recipient's statusCode says.
  */
-export class AfricasTalkingSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class AfricasTalkingSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { user, apiKey } = requireCredentials(credentials, ['user', 'apiKey']);
     const sms = smsFields(message, credentials);
     const form = new URLSearchParams({ username: user, to: sms.to, message: sms.text, ...(sms.from ? { from: sms.from } : {}) });
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? (user === 'sandbox' ? SANDBOX : API)}/version1/messaging`,
+    const answer = await this.call({
+      url: this.url(user === 'sandbox' ? SANDBOX : API, `/version1/messaging`),
       headers: { apikey: apiKey, 'content-type': 'application/x-www-form-urlencoded' },
       body: form.toString(),
       secrets: [apiKey],
@@ -45,5 +40,5 @@ export class AfricasTalkingSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'africas-talking', through: 'HTTP API (POST /version1/messaging)', create: (kit) => new AfricasTalkingSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'africas-talking', through: 'HTTP API (POST /version1/messaging)', create: (kit) => new AfricasTalkingSmsProvider(kit) }),
 ];

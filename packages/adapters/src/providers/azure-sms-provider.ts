@@ -1,9 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
 import { retryableStatus } from './kit/provider-failure';
-import { callProvider } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 const PATH = '/sms?api-version=2021-03-07';
@@ -31,21 +31,16 @@ function signedHeaders(url: URL, body: string, key: string): Record<string, stri
  * connection string (`accessKey`), so the outbound guard must see the call, and
  * @azure/communication-sms would make it itself. Each recipient's own status says whether it was sent.
  */
-export class AzureSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class AzureSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { accessKey } = requireCredentials(credentials, ['accessKey']);
     const { endpoint, key } = parseConnectionString(accessKey);
     const sms = smsFields(message, credentials);
     const tag = message.overrides.tag;
-    const url = new URL(`${this.options.baseUrl ?? endpoint}${PATH}`);
+    const url = new URL(this.url(endpoint, PATH));
     const body = JSON.stringify({ from: sms.from, smsRecipients: [{ to: sms.to }], message: sms.text, smsSendOptions: { enableDeliveryReport: false, ...(tag ? { tag: String(tag) } : {}) } });
     const secrets = [accessKey, key];
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
+    const answer = await this.call({
       url: url.href,
       headers: { 'content-type': 'application/json', ...signedHeaders(url, body, key) },
       body,
@@ -62,5 +57,5 @@ export class AzureSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'azure-sms', through: 'HTTP API (POST /sms, HMAC-SHA256 signed)', create: (kit) => new AzureSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'azure-sms', through: 'HTTP API (POST /sms, HMAC-SHA256 signed)', create: (kit) => new AzureSmsProvider(kit) }),
 ];

@@ -1,6 +1,6 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 const API = 'https://api.brevo.com';
@@ -10,18 +10,13 @@ const API = 'https://api.brevo.com';
  * client as the `sendinblue` email provider is. `from` is the sender (11 letters or 15 digits); the
  * recipient goes with its country code and no `+`; a `tag` in the trigger's overrides reaches Brevo.
  */
-export class BrevoSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class BrevoSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { apiKey } = requireCredentials(credentials, ['apiKey']);
     const sms = smsFields(message, credentials);
     const tag = message.overrides.tag;
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/v3/transactionalSMS/sms`,
+    const answer = await this.call({
+      url: this.url(API, '/v3/transactionalSMS/sms'),
       headers: { 'api-key': apiKey },
       json: { type: 'transactional', sender: sms.from, recipient: sms.to.replace(/^\+/, ''), content: sms.text, ...(tag ? { tag: String(tag) } : {}), unicodeEnabled: /[^\x00-\x7f]/.test(sms.text) },
       secrets: [apiKey],
@@ -33,5 +28,5 @@ export class BrevoSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'brevo-sms', through: 'HTTP API (POST /v3/transactionalSMS/sms)', create: (kit) => new BrevoSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'brevo-sms', through: 'HTTP API (POST /v3/transactionalSMS/sms)', create: (kit) => new BrevoSmsProvider(kit) }),
 ];

@@ -1,7 +1,8 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { basicAuth, callProvider } from './kit/provider-http';
+import { basicAuth } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 const API = 'https://rest.clicksend.com';
@@ -10,20 +11,16 @@ type Sent = { data?: { messages?: Array<{ message_id?: string; to?: string; stat
 
 /**
  * ClickSend SMS (POST /v3/sms/send, Basic auth username:API key), through Herald's guarded client:
- * the generated `clicksend` SDK is not kept. ClickSend answers 200 also when it refuses a message,
- * with a status per message (INVALID_RECIPIENT, INSUFFICIENT_CREDIT...): any but SUCCESS is permanent.
+ * the `clicksend` SDK is a generated client on the deprecated `request` library. ClickSend answers
+ * 200 also when it refuses a message, with a status per message (INVALID_RECIPIENT,
+ * INSUFFICIENT_CREDIT...): any but SUCCESS is permanent.
  */
-export class ClickSendSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class ClickSendSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { user, apiKey } = requireCredentials(credentials, ['user', 'apiKey']);
     const sms = smsFields(message, credentials);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/v3/sms/send`,
+    const answer = await this.call({
+      url: this.url(API, '/v3/sms/send'),
       headers: { authorization: basicAuth(user, apiKey) },
       json: { messages: [{ source: 'herald', ...(sms.from ? { from: sms.from } : {}), to: sms.to, body: sms.text, custom_string: message.transactionId }] },
       secrets: [apiKey],
@@ -36,5 +33,5 @@ export class ClickSendSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'clicksend', through: 'HTTP API (POST /v3/sms/send)', create: (kit) => new ClickSendSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'clicksend', through: 'HTTP API (POST /v3/sms/send)', create: (kit) => new ClickSendSmsProvider(kit) }),
 ];

@@ -1,7 +1,7 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 type Sent = { messages?: Array<{ to: string; messageId: string; status?: { groupName?: string; name?: string; description?: string } }> };
@@ -11,19 +11,14 @@ type Sent = { messages?: Array<{ to: string; messageId: string; status?: { group
  * through Herald's guarded client: the base URL is tenant input, so the outbound guard must see
  * every call (the Infobip SDK would bypass it). A destination Infobip REJECTED is a permanent failure.
  */
-export class InfobipSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class InfobipSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { apiKey, baseUrl } = requireCredentials(credentials, ['apiKey', 'baseUrl']);
     const sms = smsFields(message, credentials);
     // Infobip shows the base URL without a scheme (xxxxx.api.infobip.com).
-    const origin = (this.options.baseUrl ?? (/^https?:\/\//.test(baseUrl) ? baseUrl : `https://${baseUrl}`)).replace(/\/+$/, '');
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${origin}/sms/2/text/advanced`,
+    const origin = /^https?:\/\//.test(baseUrl) ? baseUrl : `https://${baseUrl}`;
+    const answer = await this.call({
+      url: this.url(origin, '/sms/2/text/advanced'),
       headers: { authorization: `App ${apiKey}` },
       json: { messages: [{ ...(sms.from ? { from: sms.from } : {}), destinations: [{ to: sms.to.replace(/^\+/, '') }], text: sms.text, callbackData: message.transactionId }] },
       secrets: [apiKey],
@@ -41,5 +36,5 @@ export class InfobipSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'infobip-sms', through: 'HTTP API (POST /sms/2/text/advanced)', create: (kit) => new InfobipSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'infobip-sms', through: 'HTTP API (POST /sms/2/text/advanced)', create: (kit) => new InfobipSmsProvider(kit) }),
 ];

@@ -1,8 +1,8 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { ProviderError } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { emailFields } from './kit/email-fields';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
+import { requireCredentials } from './kit/require-credentials';
 
 const API = 'https://api.mailersend.com';
 const address = (email: string) => ({ email });
@@ -12,18 +12,13 @@ const address = (email: string) => ({ email });
  * its SDK hard-codes the API origin, so it could not be pointed at a sandbox or a test fake. The
  * message id comes back in the X-Message-Id header of the 202.
  */
-export class MailerSendEmailProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class MailerSendEmailProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    if (!credentials.apiKey) throw new ProviderError('the integration has no apiKey', false);
+    const { apiKey } = requireCredentials(credentials, ['apiKey']);
     const f = emailFields(message, credentials);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/v1/email`,
-      headers: { authorization: `Bearer ${credentials.apiKey}`, 'x-requested-with': 'XMLHttpRequest' },
+    const answer = await this.call({
+      url: this.url(API, '/v1/email'),
+      headers: { authorization: `Bearer ${apiKey}`, 'x-requested-with': 'XMLHttpRequest' },
       json: {
         from: { email: f.from, ...(f.senderName ? { name: f.senderName } : {}) },
         to: [address(f.to)],
@@ -35,7 +30,7 @@ export class MailerSendEmailProvider implements DeliveryProvider {
         ...(f.headers ? { headers: Object.entries(f.headers).map(([name, value]) => ({ name, value })) } : {}),
         ...(f.attachments.length ? { attachments: f.attachments.map((a) => ({ filename: a.filename, content: a.content.toString('base64'), disposition: 'attachment' })) } : {}),
       },
-      secrets: [credentials.apiKey],
+      secrets: [apiKey],
       reason: (body: { message?: string }) => body.message,
     });
     return { providerMessageId: answer.headers['x-message-id'] || undefined, raw: answer.raw };
@@ -43,5 +38,5 @@ export class MailerSendEmailProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'mailersend', through: 'HTTP API (POST /v1/email)', create: (kit) => new MailerSendEmailProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'mailersend', through: 'HTTP API (POST /v1/email)', create: (kit) => new MailerSendEmailProvider(kit) }),
 ];

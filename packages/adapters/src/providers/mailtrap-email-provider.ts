@@ -1,8 +1,8 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { ProviderError } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { emailFields } from './kit/email-fields';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
+import { requireCredentials } from './kit/require-credentials';
 
 const API = 'https://send.api.mailtrap.io';
 const address = (email: string) => ({ email });
@@ -12,18 +12,13 @@ const address = (email: string) => ({ email });
  * `mailtrap` SDK takes its hosts from constants with no endpoint option. A template named in the
  * overrides is sent as `template_uuid` with its variables.
  */
-export class MailtrapEmailProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class MailtrapEmailProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    if (!credentials.apiKey) throw new ProviderError('the integration has no apiKey', false);
+    const { apiKey } = requireCredentials(credentials, ['apiKey']);
     const f = emailFields(message, credentials);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/api/send`,
-      headers: { authorization: `Bearer ${credentials.apiKey}` },
+    const answer = await this.call({
+      url: this.url(API, '/api/send'),
+      headers: { authorization: `Bearer ${apiKey}` },
       json: {
         from: { email: f.from, ...(f.senderName ? { name: f.senderName } : {}) },
         to: [address(f.to)],
@@ -37,7 +32,7 @@ export class MailtrapEmailProvider implements DeliveryProvider {
         ...(f.attachments.length ? { attachments: f.attachments.map((a) => ({ filename: a.filename, type: a.contentType, content: a.content.toString('base64'), disposition: 'attachment' })) } : {}),
         custom_variables: { transactionId: message.transactionId },
       },
-      secrets: [credentials.apiKey],
+      secrets: [apiKey],
       reason: (body: { errors?: string[] | string; error?: string }) => [body.errors ?? body.error].flat().filter(Boolean).join('; '),
     });
     const ids = (answer.body as { message_ids?: string[] }).message_ids;
@@ -46,5 +41,5 @@ export class MailtrapEmailProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'mailtrap', through: 'HTTP API (POST /api/send)', create: (kit) => new MailtrapEmailProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'mailtrap', through: 'HTTP API (POST /api/send)', create: (kit) => new MailtrapEmailProvider(kit) }),
 ];

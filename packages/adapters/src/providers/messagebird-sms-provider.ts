@@ -1,6 +1,6 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 const API = 'https://rest.messagebird.com';
@@ -9,20 +9,15 @@ type Errors = { errors?: Array<{ code?: number; description?: string; parameter?
 
 /**
  * MessageBird SMS (POST /messages, `Authorization: AccessKey`), through Herald's guarded client: the
- * `messagebird` SDK is no longer kept and takes no endpoint. Recipients are MSISDNs without the `+`;
- * the transaction id goes as the message's `reference`.
+ * `messagebird` SDK (last released 2024) sets its host inside each request, with no client option.
+ * Recipients are MSISDNs without the `+`; the transaction id goes as the message's `reference`.
  */
-export class MessageBirdSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class MessageBirdSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { accessKey } = requireCredentials(credentials, ['accessKey']);
     const sms = smsFields(message, credentials);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/messages`,
+    const answer = await this.call({
+      url: this.url(API, '/messages'),
       headers: { authorization: `AccessKey ${accessKey}` },
       json: { originator: sms.from, recipients: [sms.to.replace(/^\+/, '')], body: sms.text, reference: message.transactionId },
       secrets: [accessKey],
@@ -33,5 +28,5 @@ export class MessageBirdSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'messagebird', through: 'HTTP API (POST /messages)', create: (kit) => new MessageBirdSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'messagebird', through: 'HTTP API (POST /messages)', create: (kit) => new MessageBirdSmsProvider(kit) }),
 ];

@@ -1,7 +1,7 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 const API = 'https://rest.nexmo.com';
@@ -16,20 +16,15 @@ type Sent = { messages?: Array<{ status?: string; 'message-id'?: string; 'error-
  * API answers 200 also for a refused message, with a non-zero `status` per message; that status is
  * what classifies it. Numbers go without the leading `+`, as the API writes them.
  */
-export class NexmoSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class NexmoSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { apiKey, secretKey } = requireCredentials(credentials, ['apiKey', 'secretKey']);
     const sms = smsFields(message, credentials);
     const form = new URLSearchParams({ api_key: apiKey, api_secret: secretKey, to: sms.to.replace(/^\+/, ''), from: sms.from ?? '', text: sms.text, 'client-ref': message.transactionId.slice(0, 100) });
     if (/[^\x00-\x7f]/.test(sms.text)) form.set('type', 'unicode');
     const secrets = [apiKey, secretKey];
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/sms/json`,
+    const answer = await this.call({
+      url: this.url(API, '/sms/json'),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: form.toString(),
       secrets,
@@ -44,5 +39,5 @@ export class NexmoSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'nexmo', through: 'HTTP API (POST /sms/json)', create: (kit) => new NexmoSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'nexmo', through: 'HTTP API (POST /sms/json)', create: (kit) => new NexmoSmsProvider(kit) }),
 ];

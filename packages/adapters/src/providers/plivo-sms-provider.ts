@@ -1,6 +1,7 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { basicAuth, callProvider } from './kit/provider-http';
+import { basicAuth } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 const API = 'https://api.plivo.com';
@@ -10,17 +11,12 @@ const API = 'https://api.plivo.com';
  * Herald's guarded client: the `plivo` SDK builds its URLs from a fixed host with no endpoint option.
  * `accountSid` is the Auth ID, `token` the Auth Token, `from` (or the trigger's `from`) the `src`.
  */
-export class PlivoSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class PlivoSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { accountSid, token } = requireCredentials(credentials, ['accountSid', 'token']);
     const sms = smsFields(message, credentials);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/v1/Account/${encodeURIComponent(accountSid)}/Message/`,
+    const answer = await this.call({
+      url: this.url(API, `/v1/Account/${encodeURIComponent(accountSid)}/Message/`),
       headers: { authorization: basicAuth(accountSid, token) },
       json: { src: sms.from, dst: sms.to, text: sms.text, type: 'sms' },
       secrets: [token],
@@ -31,5 +27,5 @@ export class PlivoSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'plivo', through: 'HTTP API (POST /v1/Account/{id}/Message/)', create: (kit) => new PlivoSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'plivo', through: 'HTTP API (POST /v1/Account/{id}/Message/)', create: (kit) => new PlivoSmsProvider(kit) }),
 ];

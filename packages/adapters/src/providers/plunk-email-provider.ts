@@ -1,8 +1,8 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
-import { ProviderError } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { emailFields } from './kit/email-fields';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
+import { requireCredentials } from './kit/require-credentials';
 
 const API = 'https://api.useplunk.com';
 
@@ -11,18 +11,13 @@ const API = 'https://api.useplunk.com';
  * every non-401/404 failure as a bare Error (no status, no Retry-After) and has no timeout, so it
  * could not tell a retry from a refusal. Plunk has no cc, bcc or plain-text part.
  */
-export class PlunkEmailProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class PlunkEmailProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    if (!credentials.apiKey) throw new ProviderError('the integration has no apiKey', false);
+    const { apiKey } = requireCredentials(credentials, ['apiKey']);
     const f = emailFields(message, credentials);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/v1/send`,
-      headers: { authorization: `Bearer ${credentials.apiKey}` },
+    const answer = await this.call({
+      url: this.url(API, '/v1/send'),
+      headers: { authorization: `Bearer ${apiKey}` },
       json: {
         to: f.to,
         subject: f.subject,
@@ -35,7 +30,7 @@ export class PlunkEmailProvider implements DeliveryProvider {
         // A transactional message does not subscribe its recipient to marketing email.
         subscribed: false,
       },
-      secrets: [credentials.apiKey],
+      secrets: [apiKey],
       reason: (body: { message?: string; error?: string }) => body.message ?? body.error,
     });
     const emails = (answer.body as { emails?: Array<{ email?: string }> }).emails;
@@ -44,5 +39,5 @@ export class PlunkEmailProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'plunk', through: 'HTTP API (POST /v1/send)', create: (kit) => new PlunkEmailProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'plunk', through: 'HTTP API (POST /v1/send)', create: (kit) => new PlunkEmailProvider(kit) }),
 ];

@@ -1,6 +1,6 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 // The US region; an operator in another region (eu, au, br, ca) sets it in HERALD_PROVIDER_ENDPOINTS.
@@ -11,17 +11,12 @@ const API = 'https://us.sms.api.sinch.com';
  * guarded client. `accountSid` is the service plan id, `token` its API token; the transaction id goes
  * as the batch's `client_reference`, and the batch id is the message id.
  */
-export class SinchSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class SinchSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { accountSid, token } = requireCredentials(credentials, ['accountSid', 'token']);
     const sms = smsFields(message, credentials);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/xms/v1/${encodeURIComponent(accountSid)}/batches`,
+    const answer = await this.call({
+      url: this.url(API, `/xms/v1/${encodeURIComponent(accountSid)}/batches`),
       headers: { authorization: `Bearer ${token}` },
       json: { from: sms.from, to: [sms.to], body: sms.text, client_reference: message.transactionId },
       secrets: [token],
@@ -32,5 +27,5 @@ export class SinchSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'sinch', through: 'HTTP API (POST /xms/v1/{plan}/batches)', create: (kit) => new SinchSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'sinch', through: 'HTTP API (POST /xms/v1/{plan}/batches)', create: (kit) => new SinchSmsProvider(kit) }),
 ];

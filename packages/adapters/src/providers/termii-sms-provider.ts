@@ -1,6 +1,6 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
 import { requireCredentials, smsFields } from './kit/require-credentials';
 
 // Termii shows each account its own base URL; an operator sets it in HERALD_PROVIDER_ENDPOINTS.
@@ -11,17 +11,12 @@ const API = 'https://api.ng.termii.com';
  * client; Termii has no official Node SDK. Numbers go without the `+`; `channel` (generic, dnd,
  * whatsapp) comes from the trigger's overrides, `generic` by default.
  */
-export class TermiiSmsProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class TermiiSmsProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     const { apiKey } = requireCredentials(credentials, ['apiKey']);
     const sms = smsFields(message, credentials);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/api/sms/send`,
+    const answer = await this.call({
+      url: this.url(API, '/api/sms/send'),
       json: { api_key: apiKey, to: sms.to.replace(/^\+/, ''), from: sms.from, sms: sms.text, type: 'plain', channel: String(message.overrides.channel ?? 'generic') },
       secrets: [apiKey],
       reason: (body: { message?: string }) => body.message,
@@ -32,5 +27,5 @@ export class TermiiSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'termii', through: 'HTTP API (POST /api/sms/send)', create: (kit) => new TermiiSmsProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'termii', through: 'HTTP API (POST /api/sms/send)', create: (kit) => new TermiiSmsProvider(kit) }),
 ];
