@@ -4,9 +4,8 @@ import { SMS_OVERRIDES, smsTargets } from '../testing/sms-fake';
 
 const KEY = 'xkeysib-sms-contract-key-1';
 const error = (status: number, code: string, message: string) => ({ status, body: { code, message } });
-let reference = 0;
 
-/** Brevo POST /v3/transactionalSMS/sms with the `api-key` header: 201 `{ reference, messageId, smsCount, usedCredits }`; errors `{ code, message }`. */
+/** Brevo POST /v3/transactionalSMS/send with the `api-key` header: 201 `{ messageId }`; errors `{ code, message }`. */
 export const fake: ProviderFake = {
   id: 'brevo-sms',
   channel: 'sms',
@@ -14,11 +13,11 @@ export const fake: ProviderFake = {
   start: () =>
     startHttpService(
       {
-        path: /^\/v3\/transactionalSMS\/sms$/,
-        prefix: '/v3/transactionalSMS/sms',
+        path: /^\/v3\/transactionalSMS\/send$/,
+        prefix: '/v3/transactionalSMS/send',
         authorized: (r) => r.headers['api-key'] === KEY,
         // Brevo's messageId is a number; the fake's ids are strings, as Herald records every id.
-        accept: (_r, id) => ({ status: 201, body: { reference: `ref-${++reference}`, messageId: id, smsCount: 1, usedCredits: 0.7, remainingCredits: 82.85 } }),
+        accept: (_r, id) => ({ status: 201, body: { messageId: id } }),
         unauthorized: () => error(401, 'unauthorized', 'Key not found'),
         invalidRecipient: () => error(400, 'invalid_parameter', 'recipient is not valid'),
         serverError: error(500, 'internal_error', 'Internal server error'),
