@@ -16,6 +16,7 @@ import { providers as outbox } from './outbox-provider';
 import { providers as outlook365 } from './outlook365-email-provider';
 import { providers as plunk } from './plunk-email-provider';
 import { providers as postmark } from './postmark-email-provider';
+import { providers as pusherBeams } from './pusher-beams-push-provider';
 import { providers as resend } from './resend-email-provider';
 import { providers as sendgrid } from './sendgrid-email-provider';
 import { providers as sendinblue } from './sendinblue-email-provider';
@@ -65,4 +66,5 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...expo,
   ...apns,
   ...oneSignal,
+  ...pusherBeams,
 ];
