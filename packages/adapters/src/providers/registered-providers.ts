@@ -16,6 +16,7 @@ import { providers as outbox } from './outbox-provider';
 import { providers as outlook365 } from './outlook365-email-provider';
 import { providers as plunk } from './plunk-email-provider';
 import { providers as postmark } from './postmark-email-provider';
+import { providers as pushpad } from './pushpad-push-provider';
 import { providers as pusherBeams } from './pusher-beams-push-provider';
 import { providers as resend } from './resend-email-provider';
 import { providers as sendgrid } from './sendgrid-email-provider';
@@ -67,4 +68,5 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...apns,
   ...oneSignal,
   ...pusherBeams,
+  ...pushpad,
 ];
