@@ -29,6 +29,7 @@ import { providers as telegram } from './telegram-chat-provider';
 import { providers as telnyx } from './telnyx-sms-provider';
 import { providers as twilio } from './twilio-sms-provider';
 import { providers as webhooks } from './webhook-provider';
+import { providers as whatsappBusiness } from './whatsapp-business-chat-provider';
 
 /**
  * Every provider this build sends through: the one place a provider is registered (a line here for
@@ -62,6 +63,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...slack,
   ...discordMsteamsMattermost,
   ...telegram,
+  ...whatsappBusiness,
   // push
   ...fcm,
   ...expo,
