@@ -30,6 +30,7 @@ import { providers as telnyx } from './telnyx-sms-provider';
 import { providers as twilio } from './twilio-sms-provider';
 import { providers as webhooks } from './webhook-provider';
 import { providers as whatsappBusiness } from './whatsapp-business-chat-provider';
+import { providers as zulip } from './zulip-chat-provider';
 
 /**
  * Every provider this build sends through: the one place a provider is registered (a line here for
@@ -64,6 +65,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...discordMsteamsMattermost,
   ...telegram,
   ...whatsappBusiness,
+  ...zulip,
   // push
   ...fcm,
   ...expo,

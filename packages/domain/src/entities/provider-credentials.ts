@@ -86,6 +86,7 @@ const FIELDS: Record<string, readonly string[]> = {
   'rocket-chat': ['token', 'user'],
   'whatsapp-business': ['apiToken', 'phoneNumberIdentification'],
   telegram: ['apiToken'],
+  zulip: ['baseUrl', 'user', 'apiKey'],
   // agents
   anthropic: ['apiKey'],
   'anthropic-aws': ['accessKey', 'secretKey', 'region'],
