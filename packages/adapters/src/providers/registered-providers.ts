@@ -19,6 +19,7 @@ import { providers as postmark } from './postmark-email-provider';
 import { providers as pushpad } from './pushpad-push-provider';
 import { providers as pusherBeams } from './pusher-beams-push-provider';
 import { providers as resend } from './resend-email-provider';
+import { providers as rocketChat } from './rocket-chat-chat-provider';
 import { providers as sendgrid } from './sendgrid-email-provider';
 import { providers as sendinblue } from './sendinblue-email-provider';
 import { providers as ses } from './ses-email-provider';
@@ -66,6 +67,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...telegram,
   ...whatsappBusiness,
   ...zulip,
+  ...rocketChat,
   // push
   ...fcm,
   ...expo,

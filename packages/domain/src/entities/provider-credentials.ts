@@ -83,7 +83,7 @@ const FIELDS: Record<string, readonly string[]> = {
   slack: ['?apiToken'],
   'chat-webhook': ['?secretKey'],
   getstream: ['apiKey'],
-  'rocket-chat': ['token', 'user'],
+  'rocket-chat': ['token', 'user', '?baseUrl'],
   'whatsapp-business': ['apiToken', 'phoneNumberIdentification'],
   telegram: ['apiToken'],
   zulip: ['baseUrl', 'user', 'apiKey'],
