@@ -4,6 +4,7 @@ import { providers as discordMsteamsMattermost } from './chat-webhook-provider';
 import { providers as expo } from './expo-push-provider';
 import { providers as fcm } from './fcm-push-provider';
 import { providers as genericSms } from './generic-sms-provider';
+import { providers as getstream } from './getstream-chat-provider';
 import { providers as infobipEmail } from './infobip-email-provider';
 import { providers as mailersend } from './mailersend-email-provider';
 import { providers as mailgun } from './mailgun-email-provider';
@@ -68,6 +69,7 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...whatsappBusiness,
   ...zulip,
   ...rocketChat,
+  ...getstream,
   // push
   ...fcm,
   ...expo,

@@ -82,7 +82,7 @@ const FIELDS: Record<string, readonly string[]> = {
   // chat (destinations are per subscriber; these need an account token)
   slack: ['?apiToken'],
   'chat-webhook': ['?secretKey'],
-  getstream: ['apiKey'],
+  getstream: ['apiKey', 'secretKey', '?user'],
   'rocket-chat': ['token', 'user', '?baseUrl'],
   'whatsapp-business': ['apiToken', 'phoneNumberIdentification'],
   telegram: ['apiToken'],
