@@ -4,9 +4,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REGISTERED_PROVIDERS } from '@herald/adapters';
 import { describe, expect, it } from 'vitest';
 import type { ProviderFake } from '../packages/adapters/src/providers/testing/provider-fake';
-import { notSendingList, providerDetails, sendsSummary, whatSendsTable } from '../packages/adapters/src/providers/testing/provider-docs';
+import { notSendingList, providerDetails, whatSendsCompact, whatSendsTable } from '../packages/adapters/src/providers/testing/provider-docs';
 
-// The README's line on what sends and the provider tables in docs/providers.md are generated from
+// The README's What sends table and not-sending list, and the provider tables in docs/providers.md are generated from
 // the registry, the domain's credential catalogue and the contract fakes; this test fails when they drift.
 // PROVIDER_DOCS=write rewrites them.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -24,9 +24,9 @@ function section(text: string, name: string): string {
 }
 
 const generated = [
-  { file: 'README.md', name: 'sends-summary', text: sendsSummary(REGISTERED_PROVIDERS) },
+  { file: 'README.md', name: 'sends-table', text: whatSendsCompact(REGISTERED_PROVIDERS) },
+  { file: 'README.md', name: 'not-sending', text: notSendingList(REGISTERED_PROVIDERS) },
   { file: 'docs/providers.md', name: 'what-sends', text: whatSendsTable(REGISTERED_PROVIDERS) },
-  { file: 'docs/providers.md', name: 'not-sending', text: notSendingList(REGISTERED_PROVIDERS) },
   { file: 'docs/providers.md', name: 'provider-details', text: providerDetails(REGISTERED_PROVIDERS, fakes, adapters.dependencies) },
 ];
 
@@ -38,9 +38,12 @@ describe('provider tables', () => {
     expect(section(readFileSync(path, 'utf8'), name)).toBe(text);
   });
 
-  it('the What sends table names every registered provider, and no other', () => {
-    const table = section(readFileSync(join(ROOT, 'docs/providers.md'), 'utf8'), 'what-sends');
-    const listed = [...table.matchAll(/^\| \w+ \| `([^`]+)` \|/gm)].map((m) => m[1]).sort();
+  it.each([
+    { file: 'docs/providers.md', name: 'what-sends' },
+    { file: 'README.md', name: 'sends-table' },
+  ])('the What sends table of $file names every registered provider, and no other', ({ file, name }) => {
+    const table = section(readFileSync(join(ROOT, file), 'utf8'), name);
+    const listed = [...table.matchAll(/^\| \w+ \| (`[^|]+`) \|/gm)].flatMap((m) => [...m[1].matchAll(/`([^`]+)`/g)].map((id) => id[1])).sort();
     const registered = REGISTERED_PROVIDERS.map((p) => p.id).filter((id) => !id.startsWith('svc-')).sort();
     expect(listed).toEqual(registered);
   });

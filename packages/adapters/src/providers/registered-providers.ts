@@ -8,6 +8,7 @@ import { providers as clicksend } from './clicksend-sms-provider';
 import { providers as expo } from './expo-push-provider';
 import { providers as fcm } from './fcm-push-provider';
 import { providers as genericSms } from './generic-sms-provider';
+import { providers as getstream } from './getstream-chat-provider';
 import { providers as infobipEmail } from './infobip-email-provider';
 import { providers as infobipSms } from './infobip-sms-provider';
 import { providers as mailersend } from './mailersend-email-provider';
@@ -24,7 +25,10 @@ import { providers as outlook365 } from './outlook365-email-provider';
 import { providers as plivo } from './plivo-sms-provider';
 import { providers as plunk } from './plunk-email-provider';
 import { providers as postmark } from './postmark-email-provider';
+import { providers as pushpad } from './pushpad-push-provider';
+import { providers as pusherBeams } from './pusher-beams-push-provider';
 import { providers as resend } from './resend-email-provider';
+import { providers as rocketChat } from './rocket-chat-chat-provider';
 import { providers as sendgrid } from './sendgrid-email-provider';
 import { providers as sendinblue } from './sendinblue-email-provider';
 import { providers as ses } from './ses-email-provider';
@@ -37,6 +41,8 @@ import { providers as telnyx } from './telnyx-sms-provider';
 import { providers as termii } from './termii-sms-provider';
 import { providers as twilio } from './twilio-sms-provider';
 import { providers as webhooks } from './webhook-provider';
+import { providers as whatsappBusiness } from './whatsapp-business-chat-provider';
+import { providers as zulip } from './zulip-chat-provider';
 
 /**
  * Every provider this build sends through: the one place a provider is registered (a line here for
@@ -80,9 +86,15 @@ export const REGISTERED_PROVIDERS: readonly ProviderDefinition[] = [
   ...slack,
   ...discordMsteamsMattermost,
   ...telegram,
+  ...whatsappBusiness,
+  ...zulip,
+  ...rocketChat,
+  ...getstream,
   // push
   ...fcm,
   ...expo,
   ...apns,
   ...oneSignal,
+  ...pusherBeams,
+  ...pushpad,
 ];

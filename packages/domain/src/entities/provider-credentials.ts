@@ -82,10 +82,11 @@ const FIELDS: Record<string, readonly string[]> = {
   // chat (destinations are per subscriber; these need an account token)
   slack: ['?apiToken'],
   'chat-webhook': ['?secretKey'],
-  getstream: ['apiKey'],
-  'rocket-chat': ['token', 'user'],
+  getstream: ['apiKey', 'secretKey', '?user'],
+  'rocket-chat': ['token', 'user', '?baseUrl'],
   'whatsapp-business': ['apiToken', 'phoneNumberIdentification'],
   telegram: ['apiToken'],
+  zulip: ['baseUrl', 'user', 'apiKey'],
   // agents
   anthropic: ['apiKey'],
   'anthropic-aws': ['accessKey', 'secretKey', 'region'],

@@ -18,11 +18,26 @@ function sending(definitions: readonly ProviderDefinition[]) {
   return CHANNELS.flatMap((channel) => definitions.filter((d) => !catalogue.find(d.id)?.builtIn && catalogue.find(d.id)?.channel === channel).map((d) => ({ ...d, channel })));
 }
 
-/** The README's line on what sends: how many provider ids per channel, with the details a link away. */
-export function sendsSummary(definitions: readonly ProviderDefinition[]): string {
+/** Fields tersely, optional ones in brackets: `apiKey, from, [senderName]`. */
+function terseFields(id: string): string {
+  const { required, optional } = credentialFields(id);
+  return [...required, ...optional.map((f) => `[${f}]`)].join(', ') || 'none';
+}
+
+/**
+ * The README's "What sends" table, compact enough for the front door: one row per channel and
+ * credential set, so providers that take the same fields share a row.
+ */
+export function whatSendsCompact(definitions: readonly ProviderDefinition[]): string {
   const rows = sending(definitions);
   const per = CHANNELS.map((channel) => `${rows.filter((d) => d.channel === channel).length} ${channel === 'sms' ? 'SMS' : channel}`);
-  return `${rows.length} provider ids send (${per.join(', ')}): each with its credentials in [docs/providers.md](docs/providers.md#what-sends), and the interface ids that do not send yet [with the reason](docs/providers.md#not-sending-yet).`;
+  const lines = CHANNELS.flatMap((channel) => {
+    const byFields = new Map<string, string[]>();
+    for (const d of rows.filter((r) => r.channel === channel)) byFields.set(terseFields(d.id), [...(byFields.get(terseFields(d.id)) ?? []), d.id]);
+    return [...byFields].map(([fields, ids]) => `| ${channel} | ${code(ids)} | ${fields} |`);
+  });
+  const head = `${rows.length} provider ids send (${per.join(', ')}); [optional] credentials, details: [docs/providers.md](docs/providers.md#what-sends).`;
+  return [head, '', '| Channel | Provider ids | Credentials |', '|---|---|---|', ...lines].join('\n');
 }
 
 /** docs/providers.md's "What sends" table: every registered provider with its credentials. */
@@ -31,15 +46,38 @@ export function whatSendsTable(definitions: readonly ProviderDefinition[]): stri
   return ['| Channel | Provider id | Credentials |', '|---|---|---|', ...rows].join('\n');
 }
 
-/** Interface provider ids this build does not send through, by channel, with the reason. */
+// Why an interface id has no adapter, where it is not simply "not written yet".
+const REASONS: ReadonlyArray<{ ids: readonly string[]; reason: string }> = [
+  { ids: ['emailjs'], reason: 'an SMTP library, not a service (`nodemailer` reaches the same servers)' },
+  { ids: ['herald-email-agent', 'herald-slack'], reason: "the hosted service's own agent mailbox and Slack app (no account for them when self-hosted)" },
+];
+
+/** Ids as code, the line broken before 100 characters (the README keeps its lines short). */
+function wrapped(ids: readonly string[]): string {
+  const lines = [''];
+  for (const id of ids.map((i) => `\`${i}\``)) {
+    const last = lines.length - 1;
+    if (lines[last] && lines[last].length + id.length > 96) lines.push('');
+    lines[lines.length - 1] += `${lines[lines.length - 1] ? ', ' : ''}${id}`;
+  }
+  return lines.join(',\n  ');
+}
+
+/** Interface provider ids this build does not send through, grouped by the reason. */
 export function notSendingList(definitions: readonly ProviderDefinition[]): string {
   // Written as a default installation names them (SERVICE_NAME herald).
   const catalogue = providerCatalogue('herald');
   const registered = new Set(definitions.map((d) => registeredId(d.id, 'herald')));
-  const missing = (channel: string) => catalogue.ids.filter((id) => catalogue.find(id)?.channel === channel && !registered.has(id));
-  const lines = CHANNELS.map((channel) => ({ channel, ids: missing(channel) })).filter((l) => l.ids.length).map((l) => `- ${l.channel}: ${code(l.ids)}`);
+  const explained = new Set(REASONS.flatMap((r) => r.ids));
+  const onChannels = (id: string) => (CHANNELS as readonly string[]).includes(catalogue.find(id)?.channel ?? '') && catalogue.find(id)?.kind !== 'agent';
+  const missing = catalogue.ids.filter((id) => onChannels(id) && !registered.has(id));
+  const later = missing.filter((id) => !explained.has(id));
   const agents = catalogue.ids.filter((id) => catalogue.find(id)?.kind === 'agent');
-  return [...lines, `- agent integrations (${code(agents)}) deliver on no channel: they are stored for the agent features, not sent through`].join('\n');
+  return [
+    ...(later.length ? [`- no adapter written yet ([add one](docs/add-a-provider.md)): ${wrapped(later)}`] : []),
+    ...REASONS.map((r) => ({ ...r, ids: r.ids.filter((id) => missing.includes(id)) })).filter((r) => r.ids.length).map((r) => `- ${r.reason}: ${code(r.ids)}`),
+    `- agent integrations deliver on no channel (stored for the agent features): ${code(agents)}`,
+  ].join('\n');
 }
 
 /** docs/providers.md's table: what each provider sends through and what its API cannot carry. */
