@@ -23,8 +23,8 @@ export function receiptsRouter(resolve: Resolver) {
       headers[name.toLowerCase()] = value;
     });
     const result = await apply.execute({ integrationId, request: { url, headers, body: await c.req.text() } });
-    if (result.outcome === 'unknown_integration') return c.json(errorBody(c, 404, 'No integration with this id takes delivery receipts'), 404);
-    if (result.outcome === 'rejected') return c.json(errorBody(c, 401, `Receipt refused: ${result.reason}`), 401);
+    if (result.outcome === 'unknown_integration') return c.json(errorBody(c, 404, 'No integration with this id takes delivery receipts', { code: 'INTEGRATION_NOT_FOUND' }), 404);
+    if (result.outcome === 'rejected') return c.json(errorBody(c, 401, `Receipt refused: ${result.reason}`, { code: 'RECEIPT_NOT_VERIFIED' }), 401);
     return c.json({ data: result.counts }, 200);
   });
 }
