@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import { buildApp } from '../app';
 import { looseObjectsIn, PROVIDER_DEFINED_BODY, strictRequest } from './strict-request';
 
@@ -38,10 +38,10 @@ describe('looseObjectsIn', () => {
 
   it("keeps the provider-defined body exception narrow: no JSON schema beside it, and the query stays strict", () => {
     const base = { method: 'post' as const, path: '/v1/receipts/{id}', responses: {} };
-    const open = strictRequest(createRoute({ ...base, [PROVIDER_DEFINED_BODY]: true }));
+    const open: RouteConfig = strictRequest(createRoute({ ...base, [PROVIDER_DEFINED_BODY]: true }));
     expect(open.middleware).toBeUndefined();
     expect(looseObjectsIn(open.request!.query as never)).toEqual([]);
-    expect(strictRequest(createRoute(base)).middleware).toHaveLength(1);
+    expect((strictRequest(createRoute(base)) as RouteConfig).middleware).toHaveLength(1);
     const withSchema = createRoute({ ...base, [PROVIDER_DEFINED_BODY]: true, request: { body: { content: { 'application/json': { schema: z.strictObject({}) } } } } });
     expect(() => strictRequest(withSchema)).toThrow(/declares no JSON body schema/);
   });
