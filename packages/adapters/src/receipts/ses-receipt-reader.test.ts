@@ -43,7 +43,7 @@ const FIELDS: Record<string, string[]> = {
 };
 
 /** Signs an SNS message as SNS does: "Name\nvalue\n" for each signed field present, RSA with SHA-1 (v1) or SHA-256 (v2). */
-function signed(message: Record<string, string>, version: '1' | '2' = '1') {
+function signed<M extends Record<string, string>>(message: M, version: '1' | '2' = '1') {
   const text = FIELDS[message.Type].filter((f) => f in message).map((f) => `${f}\n${message[f]}\n`).join('');
   const signature = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256').update(text).sign(key, 'base64');
   return { ...message, SignatureVersion: version, Signature: signature, SigningCertURL: `${origin}/SimpleNotificationService-f3ecfb7224c7233fe7bb5f59f96de52f.pem` };
