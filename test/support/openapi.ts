@@ -19,6 +19,8 @@ export interface Operation {
   body?: { schema: JsonSchema; required: boolean };
   /** Documented statuses -> JSON schema of the body (undefined: no body documented). */
   responses: Record<string, JsonSchema | undefined>;
+  /** Declared `x-provider-defined-body`: a third party's format (provider receipts), read raw, not a Herald schema. */
+  providerBody: boolean;
 }
 
 export interface OpenApiDocument {
@@ -43,6 +45,7 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])],
         body: json ? { schema: json.schema ?? {}, required: Boolean(op.requestBody.required) } : undefined,
         responses,
+        providerBody: op['x-provider-defined-body'] === true,
       });
     }
   }

@@ -42,6 +42,8 @@ import { dashboardUsersRouter } from './routes/dashboard/dashboard-users.index';
 import { apiKeysRouter } from './routes/environments/api-keys.index';
 import { overviewRouter } from './routes/overview/overview.index';
 import { dashboardAppRouter } from './routes/dashboard-app/dashboard-app.index';
+import { receiptsRouter } from './routes/receipts/receipts.index';
+import { MAX_RECEIPT_BYTES } from './routes/receipts/receipts.routes';
 
 export const MAX_BODY_BYTES = 512 * 1024;
 
@@ -68,10 +70,10 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   if (tracing) app.use('*', tracing);
   app.use('*', requestLogging(logger));
   if (metrics) app.use('*', httpMetrics(metrics));
-  app.use(
-    '*',
-    requestBodyLimit(MAX_BODY_BYTES, (c) => c.json(errorBody(c, 413, `Request body exceeds the ${MAX_BODY_BYTES / 1024} KB limit`), 413)),
-  );
+  const bodyLimit = (bytes: number) => requestBodyLimit(bytes, (c) => c.json(errorBody(c, 413, `Request body exceeds the ${bytes / 1024} KB limit`), 413));
+  const [apiLimit, receiptLimit] = [bodyLimit(MAX_BODY_BYTES), bodyLimit(MAX_RECEIPT_BYTES)];
+  // Providers batch receipts beyond the API's limit (SendGrid: up to 768 KB).
+  app.use('*', (c, next) => (c.req.path.startsWith('/v1/receipts/') ? receiptLimit(c, next) : apiLimit(c, next)));
   app.route('/', healthRouter(probe));
   if (metrics && serveMetrics) app.route('/', metricsRouter(metrics));
   app.route('/', docsRouter(serviceName));
@@ -82,6 +84,9 @@ export function buildApp({ resolver, logger, serviceName, probe, metrics, serveM
   app.route('/', inboxTopicsRouter(resolver));
   app.route('/', inboxChannelsRouter(resolver));
   if (inboxDemo) app.route('/', inboxDemoRouter(resolver, serviceName));
+
+  // Providers' delivery receipts: authorised by each provider's signature, not an API key.
+  app.route('/', receiptsRouter(resolver));
 
   // The dashboard's web app (static files; it calls the API below like any client).
   app.route('/', dashboardAppRouter());

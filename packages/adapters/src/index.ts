@@ -49,3 +49,5 @@ export * from './persistence/sql-dashboard-invitation-repository';
 export * from './persistence/sql-dashboard-session-repository';
 export * from './persistence/sql-login-throttle';
 export * from './persistence/sql-overview-repository';
+export * from './persistence/sql-receipt-repository';
+export * from './receipts/static-receipt-readers';

@@ -204,3 +204,8 @@ export * from './use-cases/dashboard/authorize-dashboard-request';
 export * from './use-cases/dashboard/describe-dashboard-session';
 export * from './use-cases/dashboard/purge-expired-dashboard-records';
 export * from './use-cases/integrations/send-integration-test';
+export * from './entities/delivery-receipt';
+export * from './rules/receipt-status';
+export * from './ports/receipt-repository';
+export * from './ports/receipt-readers';
+export * from './use-cases/receipts/apply-delivery-receipts';

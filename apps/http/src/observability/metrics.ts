@@ -77,6 +77,13 @@ export class HeraldMetrics {
     registers: [this.registry],
   });
 
+  readonly receipts = new Counter({
+    name: 'herald_receipts_total',
+    help: 'Provider delivery receipts by provider and outcome (applied, duplicate, unmatched; rejected and unknown_integration per refused call)',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(backlog: BacklogReader) {
     collectDefaultMetrics({ register: this.registry });
     // One read serves every queue gauge of a scrape.

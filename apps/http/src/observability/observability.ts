@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { DeliveryLogObserver } from './delivery-log-observer';
 import { DeliveryMetricsObserver } from './delivery-metrics-observer';
 import { WebhookDispatchLog } from './webhook-dispatch-log';
+import { ReceiptLog } from './receipt-log';
 import { MeteredFanOutEvent, MeteredTriggerEvent } from './metered-use-cases';
 import type { HeraldMetrics } from './metrics';
 import { TimedProviderRegistry } from './timed-provider-registry';
@@ -52,5 +53,10 @@ export class Observability {
   /** Disabled endpoints are always logged for the operator; attempts and disables counted when metrics are on. */
   webhookObserver(logger: Logger): WebhookDispatchLog {
     return new WebhookDispatchLog(logger, this.metrics);
+  }
+
+  /** Refused receipt calls are logged (a misconfigured webhook or a forger); every outcome counted when metrics are on. */
+  receiptObserver(logger: Logger): ReceiptLog {
+    return new ReceiptLog(logger, this.metrics);
   }
 }

@@ -66,7 +66,7 @@ export const ErrorSchema = z
   })
   .openapi('Error');
 
-const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorSchema } }, description });
+export const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorSchema } }, description });
 
 /** The error responses every authenticated route can give. */
 export const errorResponses = {

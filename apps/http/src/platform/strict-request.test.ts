@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { z } from '@hono/zod-openapi';
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import { buildApp } from '../app';
-import { looseObjectsIn } from './strict-request';
+import { looseObjectsIn, PROVIDER_DEFINED_BODY, strictRequest } from './strict-request';
 
 describe('looseObjectsIn', () => {
   it('names every object of a request schema that lets unknown keys through; records are free-form', () => {
@@ -34,5 +34,15 @@ describe('looseObjectsIn', () => {
     expect(await errorsOf(res)).toEqual(['toString']);
     const bodyOnly = await app.request('/v1/inbox/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect((await errorsOf(bodyOnly)).sort()).toEqual(['constructor', 'subscriber.__proto__']);
+  });
+
+  it("keeps the provider-defined body exception narrow: no JSON schema beside it, and the query stays strict", () => {
+    const base = { method: 'post' as const, path: '/v1/receipts/{id}', responses: {} };
+    const open: RouteConfig = strictRequest(createRoute({ ...base, [PROVIDER_DEFINED_BODY]: true }));
+    expect(open.middleware).toBeUndefined();
+    expect(looseObjectsIn(open.request!.query as never)).toEqual([]);
+    expect((strictRequest(createRoute(base)) as RouteConfig).middleware).toHaveLength(1);
+    const withSchema = createRoute({ ...base, [PROVIDER_DEFINED_BODY]: true, request: { body: { content: { 'application/json': { schema: z.strictObject({}) } } } } });
+    expect(() => strictRequest(withSchema)).toThrow(/declares no JSON body schema/);
   });
 });

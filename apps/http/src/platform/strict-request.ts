@@ -8,6 +8,13 @@ const CHANGES_DATA = new Set(['post', 'put', 'patch', 'delete']);
 /** The message of a key a strict request object does not know (the default hook names the key). */
 export const UNKNOWN_FIELD = 'is not a field of this request';
 
+/**
+ * The one exception to strict bodies: a route a third party calls with ITS format (a provider's
+ * delivery receipts), read raw and trusted only after its signature verifies. Such a route declares
+ * `[PROVIDER_DEFINED_BODY]: true` and no JSON body schema; its query stays strict.
+ */
+export const PROVIDER_DEFINED_BODY = 'x-provider-defined-body';
+
 /** The query of a route that changes data and reads none. */
 const NoQuery = z.strictObject({});
 
@@ -83,10 +90,12 @@ export function strictRequest<R extends RouteConfig>(route: R): R {
   const body = (route.request?.body?.content?.['application/json'] as { schema?: ZodLike } | undefined)?.schema;
   const loose = [...looseObjectsIn(query).map((at) => `query ${at}`), ...(body ? looseObjectsIn(body).map((at) => `body ${at}`) : [])];
   if (loose.length) throw new Error(`${name} changes data but lets unknown keys through at: ${loose.join(', ')}; use z.strictObject`);
+  const providerBody = (route as Record<string, unknown>)[PROVIDER_DEFINED_BODY] === true;
+  if (providerBody && body) throw new Error(`${name} takes a provider-defined body and so declares no JSON body schema`);
   const middleware = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
   return {
     ...route,
     request: { ...route.request, query },
-    ...(body ? {} : { middleware: [...middleware, refuseBody] }),
+    ...(body || providerBody ? {} : { middleware: [...middleware, refuseBody] }),
   };
 }

@@ -6,6 +6,7 @@ export { delivery } from './delivery';
 export { idempotency } from './idempotency';
 export { inbox } from './inbox';
 export { integrations } from './integrations';
+export { receipts } from './receipts';
 export { retention } from './retention';
 export { overview } from './overview';
 export { security } from './security';

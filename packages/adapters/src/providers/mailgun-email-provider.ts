@@ -3,6 +3,7 @@ import { ProviderError } from '@herald/domain';
 import { emailFields } from './kit/email-fields';
 import { emailForm } from './kit/email-form';
 import { defineProvider } from './kit/provider-definition';
+import { MailgunReceiptReader } from '../receipts/mailgun-receipt-reader';
 import { basicAuth, callProvider } from './kit/provider-http';
 
 const API = 'https://api.mailgun.net';
@@ -38,5 +39,5 @@ export class MailgunEmailProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'mailgun', through: 'HTTP API (POST /v3/<domain>/messages, multipart)', create: (kit) => new MailgunEmailProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'mailgun', through: 'HTTP API (POST /v3/<domain>/messages, multipart)', create: (kit) => new MailgunEmailProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }), receipts: () => new MailgunReceiptReader() }),
 ];

@@ -3,6 +3,7 @@ import { ProviderError } from '@herald/domain';
 import type { Models } from 'postmark';
 import { emailFields, mailbox } from './kit/email-fields';
 import { defineProvider } from './kit/provider-definition';
+import { PostmarkReceiptReader } from '../receipts/postmark-receipt-reader';
 import { httpFailure, lazy, networkFailure } from './kit/provider-failure';
 import { retryAfterFetch } from './kit/retry-after-fetch';
 
@@ -53,5 +54,5 @@ export class PostmarkEmailProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'postmark', through: '`postmark` (official SDK)', create: (kit) => new PostmarkEmailProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'postmark', through: '`postmark` (official SDK)', create: (kit) => new PostmarkEmailProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }), receipts: () => new PostmarkReceiptReader() }),
 ];

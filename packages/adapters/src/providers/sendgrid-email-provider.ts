@@ -3,6 +3,7 @@ import { ProviderError } from '@herald/domain';
 import type { Client } from '@sendgrid/client';
 import type { MailService } from '@sendgrid/mail';
 import { defineProvider } from './kit/provider-definition';
+import { SendGridReceiptReader } from '../receipts/sendgrid-receipt-reader';
 import { emailFields } from './kit/email-fields';
 import { httpFailure, lazy, networkFailure } from './kit/provider-failure';
 
@@ -58,5 +59,5 @@ export class SendGridEmailProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'sendgrid', through: '`@sendgrid/mail`', create: (kit) => new SendGridEmailProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'sendgrid', through: '`@sendgrid/mail`', create: (kit) => new SendGridEmailProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }), receipts: () => new SendGridReceiptReader() }),
 ];

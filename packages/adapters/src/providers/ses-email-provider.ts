@@ -3,6 +3,8 @@ import type { SendEmailCommandInput, SESv2Client } from '@aws-sdk/client-sesv2';
 import { AwsClients, awsFailure } from './kit/aws-clients';
 import { emailFields, mailbox } from './kit/email-fields';
 import { defineProvider } from './kit/provider-definition';
+import { SesReceiptReader } from '../receipts/ses-receipt-reader';
+import { SnsMessageVerifier } from '../receipts/sns-message-verifier';
 import { lazy } from './kit/provider-failure';
 
 const sdk = lazy(() => import('@aws-sdk/client-sesv2'));
@@ -54,5 +56,11 @@ export class SesEmailProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'ses', through: '`@aws-sdk/client-sesv2` (SendEmail)', create: (kit) => new SesEmailProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({
+    id: 'ses',
+    through: '`@aws-sdk/client-sesv2` (SendEmail)',
+    create: (kit) => new SesEmailProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }),
+    // SES reports through SNS; an operator's `sns` endpoint (a loopback fake) stands in for SNS's hosts.
+    receipts: (kit) => new SesReceiptReader(new SnsMessageVerifier(kit.http, kit.endpoints.sns), kit.http),
+  }),
 ];

@@ -2,6 +2,7 @@ import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } 
 import { ProviderError } from '@herald/domain';
 import type RequestClient from 'twilio/lib/base/RequestClient';
 import { defineProvider } from './kit/provider-definition';
+import { TwilioReceiptReader } from '../receipts/twilio-receipt-reader';
 import { httpFailure, isNetworkError, lazy, networkFailure } from './kit/provider-failure';
 
 // Loaded on first use: the SDK takes seconds to import, and most installations never send SMS.
@@ -59,5 +60,5 @@ export class TwilioSmsProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'twilio', through: '`twilio`', create: (kit) => new TwilioSmsProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'twilio', through: '`twilio`', create: (kit) => new TwilioSmsProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }), receipts: () => new TwilioReceiptReader() }),
 ];

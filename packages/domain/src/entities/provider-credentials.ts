@@ -14,12 +14,12 @@ export interface CredentialFields {
 const FIELDS: Record<string, readonly string[]> = {
   // email
   emailjs: ['host', 'port', 'user', 'password', 'from'],
-  mailgun: ['apiKey', 'domain', 'from', '?senderName', '?baseUrl', '?user'],
+  mailgun: ['apiKey', 'domain', 'from', '?senderName', '?baseUrl', '?user', '?signingSecret'],
   mailjet: ['apiKey', 'secretKey', 'from', '?senderName'],
   mandrill: ['apiKey', 'from', '?senderName'],
   nodemailer: ['host', 'port', 'from', '?user', '?password', '?secure', '?requireTls', '?ignoreTls', '?tlsOptions', '?senderName'],
-  postmark: ['apiKey', 'from', '?senderName'],
-  sendgrid: ['apiKey', 'from', '?senderName'],
+  postmark: ['apiKey', 'from', '?senderName', '?user', '?password'],
+  sendgrid: ['apiKey', 'from', '?senderName', '?signingSecret'],
   sendinblue: ['apiKey', 'from', '?senderName'],
   ses: ['apiKey', 'secretKey', 'region', 'from', '?senderName'],
   netcore: ['apiKey', 'from'],

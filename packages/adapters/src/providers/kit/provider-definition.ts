@@ -1,4 +1,4 @@
-import type { DeliveryProvider, HttpClient } from '@herald/domain';
+import type { DeliveryProvider, HttpClient, ReceiptReader } from '@herald/domain';
 
 /** What the registry gives a provider when it builds it: operator settings only, never tenant input. */
 export interface ProviderKit {
@@ -14,6 +14,14 @@ export interface ProviderKit {
   timeoutMs: number;
 }
 
+/** What a provider's receipt reader is built with: operator settings only, like the ProviderKit. */
+export interface ReceiptKit {
+  /** Outbound HTTP behind the same guard (SNS signing certificates, subscription confirmations). */
+  http: HttpClient;
+  /** HERALD_PROVIDER_ENDPOINTS by provider id: loopback fakes stand in for a provider's own hosts in tests. */
+  endpoints: Readonly<Record<string, string>>;
+}
+
 /** A provider the registry can build; `close` frees what it keeps between sends (SDK apps, pools). */
 export type BuiltProvider = DeliveryProvider & { close?(): Promise<void> };
 
@@ -27,6 +35,12 @@ export interface ProviderDefinition {
   /** What it sends through, for the README's table: the SDK package, or the documented HTTP API. */
   through: string;
   create(kit: ProviderKit): BuiltProvider;
+  /**
+   * Verifies and reads the delivery receipts this provider sends to the receipt route, with its own
+   * signature scheme; absent when it sends none Herald takes. The verification secrets are
+   * credential fields of the provider (the domain's catalogue), encrypted at rest like the others.
+   */
+  receipts?(kit: ReceiptKit): ReceiptReader;
 }
 
 /** Identity, for type checking a provider file's export. */

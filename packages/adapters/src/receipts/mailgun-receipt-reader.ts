@@ -1,0 +1,47 @@
+import { createHmac } from 'node:crypto';
+import type { Credentials, InboundReceiptRequest, ReceiptEvent, ReceiptReader, ReceiptReading } from '@herald/domain';
+import { objectAt, parseJson, rejected, sameSignature, text, verified } from './receipt-reading';
+
+/** How far a signature's timestamp may be from now: older calls are replays (Mailgun signs each attempt anew). */
+export const MAILGUN_MAX_AGE_MS = 10 * 60_000;
+
+/**
+ * Mailgun's webhooks: `signature.signature` is the hex HMAC-SHA256, keyed with the account's
+ * webhook signing key (the integration's `signingSecret`), of `signature.timestamp` followed by
+ * `signature.token`. A timestamp further than ten minutes from now is refused as a replay.
+ */
+export class MailgunReceiptReader implements ReceiptReader {
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async read(request: InboundReceiptRequest, credentials: Credentials): Promise<ReceiptReading> {
+    const body = parseJson(request.body);
+    const signature = objectAt(body, 'signature');
+    const [timestamp, token, given] = [text(signature, 'timestamp'), text(signature, 'token'), text(signature, 'signature')];
+    if (!timestamp || !token || !given) return rejected('the call is not signed (signature.timestamp, token, signature)');
+    if (typeof credentials.signingSecret !== 'string' || !credentials.signingSecret) return rejected('the integration has no signingSecret (the webhook signing key)');
+    const expected = createHmac('sha256', credentials.signingSecret).update(timestamp + token).digest('hex');
+    if (!sameSignature(given, expected)) return rejected('the signature does not verify');
+    if (!(Math.abs(this.now() - Number(timestamp) * 1000) <= MAILGUN_MAX_AGE_MS)) return rejected('the signature is too old (a replay)');
+    const data = objectAt(body, 'event-data');
+    const id = text(data, 'id');
+    const messageId = text(objectAt(objectAt(data, 'message'), 'headers'), 'message-id');
+    if (!id || !messageId) return verified([]);
+    const name = text(data, 'event');
+    const reason = text(objectAt(data, 'delivery-status'), 'description') || text(data, 'reason');
+    return verified([
+      {
+        receiptId: id,
+        // The send answered the id in angle brackets; events carry it without.
+        providerMessageId: messageId.startsWith('<') ? messageId : `<${messageId}>`,
+        event: eventOf(name, text(data, 'severity')),
+        detail: `Mailgun: ${name}${reason ? ` (${reason})` : ''}`,
+        raw: JSON.stringify(data),
+      },
+    ]);
+  }
+}
+
+function eventOf(name: string, severity: string): ReceiptEvent {
+  if (name === 'failed') return severity === 'temporary' ? 'deferred' : 'bounced';
+  return ({ delivered: 'delivered', opened: 'opened', clicked: 'clicked' } as Record<string, ReceiptEvent>)[name] ?? 'other';
+}
