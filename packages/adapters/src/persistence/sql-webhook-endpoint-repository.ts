@@ -75,13 +75,24 @@ export class SqlWebhookEndpointRepository implements WebhookEndpointRepository {
        WHERE environment_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
       [environmentId, id, patch.url ?? null, patch.description !== undefined, patch.description ?? null, patch.eventTypes ?? null, patch.enabled ?? null],
     );
+    if (rows[0] && patch.enabled === false) await this.captureOffIfUnused();
     return rows[0] ? toWebhookEndpoint(rows[0]) : null;
   }
 
   async remove(environmentId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
     const { rowCount } = await this.pool.query('DELETE FROM webhook_endpoints WHERE environment_id = $1 AND id = $2', [environmentId, id]);
+    if (rowCount) await this.captureOffIfUnused();
     return (rowCount ?? 0) > 0;
+  }
+
+  /**
+   * Once no endpoint is enabled anywhere, the tables' webhook triggers are switched off (creating or
+   * enabling one switches them on: migration webhook_capture_switch). After the change committed, in a
+   * statement of its own: a failure here leaves them on, which only costs what they cost.
+   */
+  private async captureOffIfUnused(): Promise<void> {
+    await this.pool.query('SELECT herald_webhook_capture_sync(true)').catch(() => undefined);
   }
 
   rotateSecret(environmentId: string, id: string, secret: string, previousUntil: Date): Promise<WebhookEndpoint | null> {

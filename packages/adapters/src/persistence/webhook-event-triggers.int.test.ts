@@ -82,4 +82,22 @@ describe('webhook events written by the database in the transaction of each chan
     await q(`INSERT INTO subscribers (environment_id, subscriber_id) VALUES ($1, 'eve')`, [env]);
     expect(await events(env)).toEqual([]);
   });
+
+  it('switches the tables\' webhook triggers off while no endpoint is enabled anywhere, and on again with the first', async () => {
+    const { env, endpoints, q, events } = await setup();
+    const capture = async () => (await q('SELECT DISTINCT enabled FROM herald_webhook_capture_triggers()')).rows.map((r) => r.enabled);
+    expect((await q('SELECT count(*)::int AS n FROM herald_webhook_capture_triggers()')).rows[0].n).toBe(10);
+    expect(await capture()).toEqual([true]);
+    for (const e of (await q('SELECT id, environment_id FROM webhook_endpoints')).rows) await endpoints.remove(e.environment_id, e.id);
+    expect(await capture()).toEqual([false]);
+    const before = (await events()).length;
+    const hook = await endpoints.insert(env, { url: 'https://hooks.example/', description: null, eventTypes: [], enabled: false, secret: 'whsec_c2VjcmV0' });
+    expect(await capture()).toEqual([false]);
+    await endpoints.update(env, hook.id, { enabled: true });
+    expect(await capture()).toEqual([true]);
+    await q(`INSERT INTO subscribers (environment_id, subscriber_id) VALUES ($1, 'fay')`, [env]);
+    expect((await events()).slice(before).map((e) => e.type)).toEqual(['subscriber.created']);
+    await endpoints.update(env, hook.id, { enabled: false });
+    expect(await capture()).toEqual([false]);
+  });
 });
