@@ -8,6 +8,7 @@ import { PrismaChannelConnectionRepository } from './prisma-channel-connection-r
 import { PrismaChannelEndpointRepository } from './prisma-channel-endpoint-repository';
 import { PrismaIntegrationRepository } from './prisma-integration-repository';
 import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 const cipher = new AesGcmCredentialCipher(randomBytes(32));
@@ -18,7 +19,7 @@ const setup = async () => {
     connections: new PrismaChannelConnectionRepository(prisma, cipher),
     endpoints: new PrismaChannelEndpointRepository(prisma),
     integrations: new PrismaIntegrationRepository(prisma, cipher),
-    subscribers: new PrismaSubscriberRepository(prisma, pool),
+    subscribers: new PrismaSubscriberRepository(prisma, pool, testChannelCipher),
     environments: await contractEnvironments(pool),
   };
 };
