@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AesGcmCredentialCipher, applyMigrations, ChannelCredentialCipher, sealSubscriberChannels, connectDatabase, loadEncryptionKey, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
+import { AesGcmCredentialCipher, applyMigrations, ChannelCredentialCipher, sealChannelSecrets, connectDatabase, loadEncryptionKey, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
 import { ConfigureInboxSecurity, ConfigureRetryPolicy, DomainError, ManageApiKeys, type Environment, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
 import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
@@ -124,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
     } else if (command === 'users' && (await runUsersCommand(action, values, db, config, new PrismaTenancyRepository(db.prisma)))) {
       // done
     } else if (command === 'subscribers' && action === 'encrypt-credentials') {
-      const { sealed, left } = await sealSubscriberChannels(db.pool, new ChannelCredentialCipher(encryptionKey));
+      const { sealed, left } = await sealChannelSecrets(db.pool, new ChannelCredentialCipher(encryptionKey));
       console.log(`Encrypted the channel credentials of ${sealed} subscribers.`);
       if (left) console.log(`${left} subscribers were written in plain text meanwhile (by a process of an older version?): run it again.`);
     } else if (command === 'keys' && action === 'revoke' && target) {

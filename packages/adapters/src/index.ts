@@ -24,7 +24,7 @@ export * from './queue/pg-boss-delivery-queue';
 export * from './queue/pg-due-work-waker';
 export * from './security/aes-gcm-credential-cipher';
 export * from './security/channel-credential-cipher';
-export * from './persistence/seal-subscriber-channels';
+export * from './persistence/seal-channel-secrets';
 export * from './security/siv-value-cipher';
 export * from './security/encryption-key';
 export * from './security/hmac-subscriber-tokens';

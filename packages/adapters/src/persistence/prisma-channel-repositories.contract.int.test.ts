@@ -16,8 +16,8 @@ const cipher = new AesGcmCredentialCipher(randomBytes(32));
 const setup = async () => {
   const { prisma, pool } = database.db;
   return {
-    connections: new PrismaChannelConnectionRepository(prisma, cipher),
-    endpoints: new PrismaChannelEndpointRepository(prisma),
+    connections: new PrismaChannelConnectionRepository(prisma, cipher, testChannelCipher),
+    endpoints: new PrismaChannelEndpointRepository(prisma, testChannelCipher),
     integrations: new PrismaIntegrationRepository(prisma, cipher),
     subscribers: new PrismaSubscriberRepository(prisma, pool, testChannelCipher),
     environments: await contractEnvironments(pool),

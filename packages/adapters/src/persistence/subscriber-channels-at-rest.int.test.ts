@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ChannelCredentialCipher } from '../security/channel-credential-cipher';
 import { TEST_ENCRYPTION_KEY, testChannelCipher } from '../testing/test-channel-cipher';
 import { useTestDatabase } from '../testing/use-test-database';
+import { PrismaChannelEndpointRepository } from './prisma-channel-endpoint-repository';
 import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
-import { sealSubscriberChannels } from './seal-subscriber-channels';
+import { sealChannelSecrets } from './seal-channel-secrets';
 
 const database = useTestDatabase();
 const PUSH = '00000000-0000-4000-8000-0000000000f1';
@@ -73,6 +74,27 @@ describe('subscriber channel credentials at rest', () => {
     await expect(otherKey.findById(env, 'ins')).rejects.toMatchObject({ code: 'CREDENTIALS_UNREADABLE', message: expect.stringMatching(/another HERALD_ENCRYPTION_KEY|different encryption key/) });
   });
 
+  it("hold for channel endpoints' addresses too: stored sealed, read back, sealed by the migration when written before", async () => {
+    const endpoints = new PrismaChannelEndpointRepository(database.db.prisma, testChannelCipher);
+    const [{ id: integrationId }] = (await database.db.pool.query(`INSERT INTO integrations (environment_id, name, identifier, provider_id, channel) VALUES ($1, 'Hooks', 'hooks', 'chat-webhook', 'chat') RETURNING id`, [env])).rows;
+    await repo.insert(env, { subscriberId: 'ep' });
+    const { id: subscriberRowId } = await raw('ep');
+    const address = { url: 'https://hooks.example.com/T0/B0/secret' };
+    const base = { integrationId, connectionId: null, subscriberRowId, contextKeys: [], type: 'webhook' as const };
+    expect(await endpoints.create(env, { ...base, identifier: 'ep-1', endpoint: address })).toMatchObject({ endpoint: address });
+    await endpoints.updateEndpoint(env, 'ep-1', { url: 'https://hooks.example.com/T0/B0/secret/2' });
+    const stored = async (identifier: string) => (await database.db.pool.query("SELECT endpoint FROM channel_endpoints WHERE identifier = $1", [identifier])).rows[0].endpoint;
+    expect(JSON.stringify(await stored('ep-1'))).not.toContain('hooks.example.com');
+    expect((await endpoints.findByIdentifier(env, 'ep-1'))!.endpoint).toEqual({ url: 'https://hooks.example.com/T0/B0/secret/2' });
+    await database.db.pool.query(
+      `INSERT INTO channel_endpoints (environment_id, identifier, integration_id, subscriber_id, type, endpoint) VALUES ($1, 'ep-old', $2, $3, 'webhook', $4)`,
+      [env, integrationId, subscriberRowId, JSON.stringify(address)],
+    );
+    expect(await sealChannelSecrets(database.db.pool, testChannelCipher)).toMatchObject({ left: 0 });
+    expect(await stored('ep-old')).toEqual(testChannelCipher.sealAddress(address));
+    expect((await endpoints.findByIdentifier(env, 'ep-old'))!.endpoint).toEqual(address);
+  });
+
   it('are sealed in rows written before, by a migration that is idempotent and safe to run twice at once', async () => {
     const plain = [push('fcm-token-1', 'fcm-token-2'), chat];
     for (let i = 0; i < 7; i++) {
@@ -85,7 +107,7 @@ describe('subscriber channel credentials at rest', () => {
     const before = await versions();
 
     const cipher = new ChannelCredentialCipher(TEST_ENCRYPTION_KEY);
-    const runs = await Promise.all([sealSubscriberChannels(database.db.pool, cipher, 3), sealSubscriberChannels(database.db.pool, cipher, 2)]);
+    const runs = await Promise.all([sealChannelSecrets(database.db.pool, cipher, 3), sealChannelSecrets(database.db.pool, cipher, 2)]);
     expect(runs.every((r) => r.left === 0)).toBe(true);
     expect(runs[0].sealed + runs[1].sealed).toBeGreaterThanOrEqual(8);
     for (let i = 0; i < 7; i++) {
@@ -96,7 +118,7 @@ describe('subscriber channel credentials at rest', () => {
     expect((await repo.findById(env, 'old-mixed'))!.channels).toEqual([push('fcm-token-1', 'fcm-token-2')]);
     expect((await raw('old-mixed')).channels).toEqual(testChannelCipher.seal([push('fcm-token-1', 'fcm-token-2')]));
     // Run again: nothing left to do, and no subscriber's version moved.
-    expect(await sealSubscriberChannels(database.db.pool, cipher)).toEqual({ sealed: 0, left: 0 });
+    expect(await sealChannelSecrets(database.db.pool, cipher)).toEqual({ sealed: 0, left: 0 });
     expect(await versions()).toEqual(before);
   });
 });

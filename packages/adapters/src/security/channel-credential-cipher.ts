@@ -6,7 +6,7 @@ type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 /**
  * A subscriber's channel settings as stored: every string inside `credentials` (webhook URLs, device
  * tokens one by one, chat channels and tokens) sealed on its own with `SivValueCipher`, the rest
- * (provider, integration) as it is. Sealing value by value, deterministically, keeps the statements
+ * (provider, integration) as it is; likewise each value of a channel endpoint's address. Sealing value by value, deterministically, keeps the statements
  * that work on the stored JSON working on ciphertext: settings merge key by key, equal device tokens
  * collapse under DISTINCT, and a token is removed by comparing its envelope.
  */
@@ -39,15 +39,24 @@ export class ChannelCredentialCipher {
    */
   open(channels: readonly ChannelSettings[], subscriberId: string): ChannelSettings[] {
     if (!channels.length) return channels as ChannelSettings[];
-    try {
-      return channels.map((c) => (c.credentials === undefined ? c : { ...c, credentials: walk(c.credentials as Json, (v) => (SivValueCipher.isSealed(v) ? this.values.open(v) : v)) as ChannelSettings['credentials'] }));
-    } catch (error) {
-      if (!(error instanceof SealedValueError)) throw error;
-      throw new DomainError(
-        'CREDENTIALS_UNREADABLE',
-        `the channel credentials of subscriber ${subscriberId} cannot be decrypted (${error.message}): altered in the database, or encrypted with another HERALD_ENCRYPTION_KEY`,
-      );
-    }
+    return this.opening(`the channel credentials of subscriber ${subscriberId}`, () =>
+      channels.map((c) => (c.credentials === undefined ? c : { ...c, credentials: walk(c.credentials as Json, (v) => this.openOne(v)) as ChannelSettings['credentials'] })),
+    );
+  }
+
+  /** A channel endpoint's address (a webhook URL, a chat channel or user, a phone number) to store: each value sealed. */
+  sealAddress(address: Readonly<Record<string, string>>): Record<string, string> {
+    return walk(address as Json, (v) => this.values.seal(v)) as Record<string, string>;
+  }
+
+  /** A stored address as written; fails as `open` does, naming the endpoint. */
+  openAddress(address: Readonly<Record<string, string>>, identifier: string): Record<string, string> {
+    return this.opening(`the address of channel endpoint ${identifier}`, () => walk(address as Json, (v) => this.openOne(v)) as Record<string, string>);
+  }
+
+  /** A stored address with the values written before sealing began sealed (the migration). */
+  sealStoredAddress(address: Readonly<Record<string, string>>): Record<string, string> {
+    return walk(address as Json, (v) => (SivValueCipher.isSealed(v) ? v : this.values.seal(v))) as Record<string, string>;
   }
 
   /**
@@ -61,6 +70,19 @@ export class ChannelCredentialCipher {
       enumerable: true,
       get: () => (opened ??= this.open(stored ?? [], subscriberId)),
     }) as T & { channels: ChannelSettings[] };
+  }
+
+  private openOne(value: string): string {
+    return SivValueCipher.isSealed(value) ? this.values.open(value) : value;
+  }
+
+  private opening<T>(what: string, read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof SealedValueError)) throw error;
+      throw new DomainError('CREDENTIALS_UNREADABLE', `${what} cannot be decrypted (${error.message}): altered in the database, or encrypted with another HERALD_ENCRYPTION_KEY`);
+    }
   }
 
   private sealWith<T extends { credentials?: unknown }>(channels: readonly T[], f: (text: string) => string): T[] {

@@ -50,7 +50,7 @@ describe('TriggerAcceptor: the accept statement', () => {
       for (let i = 0; i < 8; i++) await acceptor.accept(trigger(hello, `planned-${i}`, ['grace']), runInline(hello));
       // And its form with the channels merge, for recipients given the same object with their device each time.
       const phone = { providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000004', credentials: { deviceTokens: ['token-4'] } };
-      await single.query(`INSERT INTO subscribers (environment_id, subscriber_id, channels) VALUES ($1, 'planned', $2)`, [fx.env, JSON.stringify([phone])]);
+      await single.query(`INSERT INTO subscribers (environment_id, subscriber_id, channels) VALUES ($1, 'planned', $2)`, [fx.env, JSON.stringify(testChannelCipher.seal([phone]))]);
       for (let i = 0; i < 8; i++) await acceptor.accept(trigger(hello, `planned-channels-${i}`, ['planned'], [{ subscriberId: 'planned', channels: [phone] }]), runInline(hello));
       const { rows: plans } = await single.query(`SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'herald-accept-triggers%' ORDER BY name`);
       expect(plans).toEqual([

@@ -179,7 +179,7 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
     const hello = acceptance('x').workflow;
     const { pool } = database.db;
     const phone = { providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000002', credentials: { deviceTokens: ['token-1'] } };
-    await pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, channels) VALUES ($1, 'handset', 'Hand', $2)`, [fx.env, JSON.stringify([phone])]);
+    await pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, channels) VALUES ($1, 'handset', 'Hand', $2)`, [fx.env, JSON.stringify(testChannelCipher.seal([phone]))]);
     const recording = recordingPool();
     const acceptor = new TriggerAcceptor(recording, fx.queue, testChannelCipher);
     // Another request drops the device and renames the subscriber after the step read it; the trigger's
