@@ -130,7 +130,7 @@ describe('channel settings carried by a recipient in `to`', () => {
     for (const secret of ['"t1"', '"t2"', '"t3"', '/chat/oncall']) expect(await stored()).not.toContain(secret);
     // A value altered in the database is never used nor shown: a clear 409 naming the subscriber.
     await queryDatabase(svc.databaseUrl, `UPDATE subscribers SET channels = jsonb_set(channels, '{0,credentials,deviceTokens,0}', to_jsonb((channels #>> '{0,credentials,deviceTokens,0}') || 'AA')) WHERE subscriber_id = 'oncall'`);
-    const altered = await svc.request('/v1/subscribers/oncall');
+    const altered = await svc.request('/v2/subscribers/oncall');
     expect(altered.status).toBe(409);
     const body = await altered.text();
     expect(JSON.parse(body)).toMatchObject({ statusCode: 409, message: expect.stringMatching(/subscriber oncall cannot be decrypted.*altered/) });
