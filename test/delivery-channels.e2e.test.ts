@@ -124,6 +124,17 @@ describe('channel settings carried by a recipient in `to`', () => {
     expect(settings['push-webhook']).toMatchObject({ integrationIdentifier: 'phones', credentials: { deviceTokens: ['t1', 't2', 't3'] } });
     expect(settings['chat-webhook']).toMatchObject({ integrationIdentifier: 'team-chat', credentials: { webhookUrl: `${base}/chat/oncall` } });
     expect(result.firstName).toBe('Grace');
+
+    // Stored encrypted, each value on its own (docs/configuration.md#encryption-at-rest): no token or URL in the row.
+    const stored = async () => JSON.stringify((await queryDatabase<{ channels: unknown }>(svc.databaseUrl, "SELECT channels FROM subscribers WHERE subscriber_id = 'oncall'"))[0].channels);
+    for (const secret of ['"t1"', '"t2"', '"t3"', '/chat/oncall']) expect(await stored()).not.toContain(secret);
+    // A value altered in the database is never used nor shown: a clear 409 naming the subscriber.
+    await queryDatabase(svc.databaseUrl, `UPDATE subscribers SET channels = jsonb_set(channels, '{0,credentials,deviceTokens,0}', to_jsonb((channels #>> '{0,credentials,deviceTokens,0}') || 'AA')) WHERE subscriber_id = 'oncall'`);
+    const altered = await svc.request('/v2/subscribers/oncall');
+    expect(altered.status).toBe(409);
+    const body = await altered.text();
+    expect(JSON.parse(body)).toMatchObject({ statusCode: 409, message: expect.stringMatching(/subscriber oncall cannot be decrypted.*altered/) });
+    expect(body).not.toContain('/chat/oncall');
   });
 
   it('refuses settings for an integration the environment does not have, naming the setting', async () => {

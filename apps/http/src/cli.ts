@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AesGcmCredentialCipher, applyMigrations, connectDatabase, loadEncryptionKey, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
+import { AesGcmCredentialCipher, applyMigrations, ChannelCredentialCipher, sealChannelSecrets, connectDatabase, loadEncryptionKey, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
 import { ConfigureInboxSecurity, ConfigureRetryPolicy, DomainError, ManageApiKeys, type Environment, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
 import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
@@ -23,6 +23,9 @@ const USAGE = `Usage: pnpm herald <command>
   retry-policy [--environment <slug|id>]    show the provider retry policy in force
   retry-policy set '<json>' [--environment] set fields, e.g. '{"maxAttempts":8,"initialDelayMs":60000}'
   retry-policy reset [--environment]        follow the service default (HERALD_RETRY_POLICY) again
+  subscribers encrypt-credentials           encrypt the channel credentials (webhook URLs, device
+                                            tokens) that subscribers stored before they were
+                                            encrypted at rest; safe to run again, and beside the service
 ${RETENTION_USAGE}
 ${WORKFLOWS_USAGE}
 ${USERS_USAGE}
@@ -73,7 +76,8 @@ async function main(argv: string[]): Promise<number> {
   const db = connectDatabase(config.databaseUrl ?? embedded!.url, 2);
   try {
     await applyMigrations(db.pool);
-    const cipher = new AesGcmCredentialCipher(loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir }));
+    const encryptionKey = loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir });
+    const cipher = new AesGcmCredentialCipher(encryptionKey);
     const tenancy = new PrismaTenancyRepository(db.prisma, cipher);
     const keys = new ManageApiKeys(tenancy);
     const environment = values.environment ?? 'development';
@@ -119,6 +123,10 @@ async function main(argv: string[]): Promise<number> {
       }
     } else if (command === 'users' && (await runUsersCommand(action, values, db, config, new PrismaTenancyRepository(db.prisma)))) {
       // done
+    } else if (command === 'subscribers' && action === 'encrypt-credentials') {
+      const { sealed, left } = await sealChannelSecrets(db.pool, new ChannelCredentialCipher(encryptionKey));
+      console.log(`Encrypted the channel credentials of ${sealed} subscribers.`);
+      if (left) console.log(`${left} subscribers were written in plain text meanwhile (by a process of an older version?): run it again.`);
     } else if (command === 'keys' && action === 'revoke' && target) {
       await keys.revoke(target);
       console.log(`Revoked ${target} (callers using it are refused within a few seconds).`);

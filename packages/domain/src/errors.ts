@@ -26,7 +26,9 @@ export type ErrorCode =
   | 'IDEMPOTENCY_KEY_IN_PROGRESS'
   | 'IDEMPOTENCY_KEY_BODY_MISMATCH'
   | 'IDEMPOTENCY_KEY_TOO_LONG'
-  | 'PAYLOAD_INVALID';
+  | 'PAYLOAD_INVALID'
+  /** Stored secrets that do not decrypt: altered in the database, or written with another key. */
+  | 'CREDENTIALS_UNREADABLE';
 
 /** Field name -> messages, for VALIDATION_FAILED. */
 export type FieldErrors = Record<string, { messages: string[]; value?: unknown }>;

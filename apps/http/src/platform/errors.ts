@@ -34,6 +34,8 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   IDEMPOTENCY_KEY_BODY_MISMATCH: 422,
   IDEMPOTENCY_KEY_TOO_LONG: 400,
   PAYLOAD_INVALID: 400,
+  // The stored row, not the request, is at fault; the body names the subscriber and never the stored text.
+  CREDENTIALS_UNREADABLE: 409,
 };
 
 const REASON: Record<number, string> = {

@@ -1,4 +1,4 @@
-import { PrismaPreferenceRepository, PrismaSubscriberRepository } from '@herald/adapters';
+import { ChannelCredentialCipher, PrismaPreferenceRepository, PrismaSubscriberRepository } from '@herald/adapters';
 import {
   ApplyDefaultSchedule,
   BulkCreateSubscribers,
@@ -16,8 +16,8 @@ import {
 import type { Wiring } from './binder';
 
 /** Subscribers and their preferences (a delivery schedule among them: docs/delivery-schedules.md). */
-export const subscribers: Wiring = (bind, { db }) => {
-  bind.value(SubscriberRepository, new PrismaSubscriberRepository(db.prisma, db.pool));
+export const subscribers: Wiring = (bind, { db, encryptionKey }) => {
+  bind.value(SubscriberRepository, new PrismaSubscriberRepository(db.prisma, db.pool, new ChannelCredentialCipher(encryptionKey)));
   bind.value(PreferenceRepository, new PrismaPreferenceRepository(db.prisma, db.pool));
   bind.construct(CreateSubscriber, [SubscriberRepository]);
   bind.construct(GetSubscriber, [SubscriberRepository]);

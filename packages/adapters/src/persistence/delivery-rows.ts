@@ -1,4 +1,5 @@
 import { INBOX_STORED_DETAIL, type DeliveryStep, type DeliveryWorkflow, type JobOutcome, type MessageDraft, type RunnableJob, type Subscriber, type SubscriberPreferenceRecord } from '@herald/domain';
+import type { ChannelCredentialCipher } from '../security/channel-credential-cipher';
 import { columnParam } from './sql-params';
 
 export interface StepRow {
@@ -183,9 +184,9 @@ export function messageWorkflow(workflow: RunnableJob['workflow']) {
   };
 }
 
-/** A subscribers row (as JSON from SQL, snake_case) as the engine sees it. */
-export function subscriberFromJson(s: Record<string, any>): Subscriber {
-  return {
+/** A subscribers row (as JSON from SQL, snake_case) as the engine sees it, its channel credentials opened when read. */
+export function subscriberFromJson(s: Record<string, any>, channels: ChannelCredentialCipher): Subscriber {
+  const subscriber: Omit<Subscriber, 'channels'> = {
     id: s.id,
     environmentId: s.environment_id,
     subscriberId: s.subscriber_id,
@@ -197,7 +198,6 @@ export function subscriberFromJson(s: Record<string, any>): Subscriber {
     locale: s.locale,
     timezone: s.timezone,
     data: s.data,
-    channels: s.channels ?? [],
     isOnline: s.is_online,
     lastOnlineAt: s.last_online_at ? new Date(s.last_online_at) : null,
     version: s.version,
@@ -205,6 +205,7 @@ export function subscriberFromJson(s: Record<string, any>): Subscriber {
     createdAt: new Date(s.created_at),
     updatedAt: new Date(s.updated_at),
   };
+  return channels.attach(subscriber, s.channels, s.subscriber_id);
 }
 
 type PreferenceRow = { workflow_id: string | null; enabled: boolean | null; channels: SubscriberPreferenceRecord['channels'] };

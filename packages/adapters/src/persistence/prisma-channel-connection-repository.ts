@@ -10,6 +10,7 @@ import type {
   NewChannelConnection,
 } from '@herald/domain';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import type { ChannelCredentialCipher } from '../security/channel-credential-cipher';
 import { channelFilterWhere, externalSubscriberIds, integrationBoundFields, integrationSummaries } from './channel-lookups';
 import { paginate } from './cursor-pagination';
 import { nullOnUniqueViolation } from './prisma-errors';
@@ -21,6 +22,8 @@ export class PrismaChannelConnectionRepository implements ChannelConnectionRepos
   constructor(
     private readonly prisma: PrismaClient,
     private readonly cipher: CredentialCipher,
+    /** Opens the endpoints' addresses that `deliveryRoutes` reads (stored sealed: PrismaChannelEndpointRepository). */
+    private readonly addresses: ChannelCredentialCipher,
   ) {}
 
   async create(environmentId: string, input: NewChannelConnection): Promise<ChannelConnection | null> {
@@ -78,8 +81,8 @@ export class PrismaChannelConnectionRepository implements ChannelConnectionRepos
 
   async deliveryRoutes(environmentId: string, subscriberRowId: string, integrationIds: string[]): Promise<ChatRoute[]> {
     if (!integrationIds.length) return [];
-    const rows = await this.prisma.$queryRaw<Array<{ integration_id: string; type: string; endpoint: Record<string, string>; auth: string | null }>>`
-      SELECT e.integration_id, e.type, e.endpoint,
+    const rows = await this.prisma.$queryRaw<Array<{ identifier: string; integration_id: string; type: string; endpoint: Record<string, string>; auth: string | null }>>`
+      SELECT e.identifier, e.integration_id, e.type, e.endpoint,
         COALESCE(own.auth, (SELECT c.auth FROM channel_connections c
           WHERE c.environment_id = e.environment_id AND c.integration_id = e.integration_id AND (c.subscriber_id = e.subscriber_id OR c.subscriber_id IS NULL)
           ORDER BY c.subscriber_id NULLS LAST, c.created_at LIMIT 1)) AS auth
@@ -90,7 +93,7 @@ export class PrismaChannelConnectionRepository implements ChannelConnectionRepos
     return rows.map((r) => ({
       integrationId: r.integration_id,
       type: r.type as ChatRoute['type'],
-      endpoint: r.endpoint,
+      endpoint: this.addresses.openAddress(r.endpoint, r.identifier),
       accessToken: r.auth ? ((this.cipher.decrypt(r.auth) as ChannelConnection['auth']).accessToken ?? null) : null,
     }));
   }

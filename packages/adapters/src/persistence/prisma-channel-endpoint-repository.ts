@@ -10,6 +10,7 @@ import type {
   NewChannelEndpoint,
 } from '@herald/domain';
 import type { Prisma, PrismaClient } from '../generated/prisma/client';
+import type { ChannelCredentialCipher } from '../security/channel-credential-cipher';
 import { NO_ROW, channelFilterWhere, externalSubscriberIds, integrationBoundFields, integrationSummaries } from './channel-lookups';
 import { paginate } from './cursor-pagination';
 import { nullOnUniqueViolation } from './prisma-errors';
@@ -17,7 +18,11 @@ import { nullOnUniqueViolation } from './prisma-errors';
 type Row = Prisma.ChannelEndpointGetPayload<object>;
 
 export class PrismaChannelEndpointRepository implements ChannelEndpointRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** Addresses (webhook URLs, chat channels, phone numbers) are stored sealed, value by value. */
+    private readonly addresses: ChannelCredentialCipher,
+  ) {}
 
   async create(environmentId: string, input: NewChannelEndpoint): Promise<ChannelEndpoint | null> {
     const row = await nullOnUniqueViolation(
@@ -30,7 +35,7 @@ export class PrismaChannelEndpointRepository implements ChannelEndpointRepositor
           subscriberId: input.subscriberRowId,
           contextKeys: input.contextKeys,
           type: input.type,
-          endpoint: input.endpoint,
+          endpoint: this.addresses.sealAddress(input.endpoint),
         },
       }),
     );
@@ -56,7 +61,7 @@ export class PrismaChannelEndpointRepository implements ChannelEndpointRepositor
   }
 
   async updateEndpoint(environmentId: string, identifier: string, endpoint: EndpointAddress): Promise<ChannelEndpoint | null> {
-    const { count } = await this.prisma.channelEndpoint.updateMany({ where: { environmentId, identifier }, data: { endpoint } });
+    const { count } = await this.prisma.channelEndpoint.updateMany({ where: { environmentId, identifier }, data: { endpoint: this.addresses.sealAddress(endpoint) } });
     return count ? this.findByIdentifier(environmentId, identifier) : null;
   }
 
@@ -82,7 +87,7 @@ export class PrismaChannelEndpointRepository implements ChannelEndpointRepositor
       connectionIdentifier: row.connectionId ? (connectionIdentifiers.get(row.connectionId) ?? null) : null,
       subscriberId: subscribers.get(row.subscriberId) ?? '',
       type: row.type as EndpointType,
-      endpoint: row.endpoint as EndpointAddress,
+      endpoint: this.addresses.openAddress(row.endpoint as EndpointAddress, row.identifier),
     }));
   }
 }

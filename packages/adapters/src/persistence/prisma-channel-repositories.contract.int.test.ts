@@ -8,6 +8,7 @@ import { PrismaChannelConnectionRepository } from './prisma-channel-connection-r
 import { PrismaChannelEndpointRepository } from './prisma-channel-endpoint-repository';
 import { PrismaIntegrationRepository } from './prisma-integration-repository';
 import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 const cipher = new AesGcmCredentialCipher(randomBytes(32));
@@ -15,10 +16,10 @@ const cipher = new AesGcmCredentialCipher(randomBytes(32));
 const setup = async () => {
   const { prisma, pool } = database.db;
   return {
-    connections: new PrismaChannelConnectionRepository(prisma, cipher),
-    endpoints: new PrismaChannelEndpointRepository(prisma),
+    connections: new PrismaChannelConnectionRepository(prisma, cipher, testChannelCipher),
+    endpoints: new PrismaChannelEndpointRepository(prisma, testChannelCipher),
     integrations: new PrismaIntegrationRepository(prisma, cipher),
-    subscribers: new PrismaSubscriberRepository(prisma, pool),
+    subscribers: new PrismaSubscriberRepository(prisma, pool, testChannelCipher),
     environments: await contractEnvironments(pool),
   };
 };

@@ -4,6 +4,7 @@ import { contractEnvironments } from '../testing/contract-environments';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaOutboxRepository } from './prisma-outbox-repository';
 import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 
@@ -20,7 +21,7 @@ async function send(environmentId: string, subscriberId: string, seed: OutboxSee
 
 outboxRepositoryContract('PostgreSQL', async () => ({
   repo: new PrismaOutboxRepository(database.db.prisma),
-  subscribers: new PrismaSubscriberRepository(database.db.prisma, database.db.pool),
+  subscribers: new PrismaSubscriberRepository(database.db.prisma, database.db.pool, testChannelCipher),
   send,
   environments: await contractEnvironments(database.db.pool),
 }));

@@ -13,6 +13,7 @@ import type {
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../generated/prisma/client';
 import type { Prisma } from '../generated/prisma/client';
+import type { ChannelCredentialCipher } from '../security/channel-credential-cipher';
 import { paginate } from './cursor-pagination';
 import { countSubscriberMatches, likeLiteral } from './subscriber-search-sql';
 import { jsonOrNull, nullOnUniqueViolation } from './prisma-errors';
@@ -25,11 +26,13 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly pool: Pool,
+    /** Channel credentials are stored sealed and read back opened (docs/configuration.md#encryption-at-rest). */
+    private readonly channels: ChannelCredentialCipher,
   ) {}
 
   async findById(environmentId: string, subscriberId: string): Promise<Subscriber | null> {
     const row = await this.prisma.subscriber.findUnique({ where: { environmentId_subscriberId: { environmentId, subscriberId } } });
-    return row && subscriberFromPrisma(row);
+    return row && this.subscriberFromPrisma(row);
   }
 
   async insert(environmentId: string, input: SubscriberInput): Promise<Subscriber | null> {
@@ -40,11 +43,11 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
           subscriberId: input.subscriberId,
           ...attributes(input),
           data: jsonOrNull(input.data),
-          channels: (input.channels ?? []) as unknown as Prisma.InputJsonValue,
+          channels: this.channels.seal(input.channels ?? []) as unknown as Prisma.InputJsonValue,
         },
       }),
     );
-    return row && subscriberFromPrisma(row);
+    return row && this.subscriberFromPrisma(row);
   }
 
 
@@ -55,12 +58,13 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
   ): Promise<Subscriber | null> {
     const data: Prisma.SubscriberUpdateInput = { ...attributes(changes), version: { increment: 1 } };
     if (changes.data !== undefined) data.data = jsonOrNull(changes.data);
-    if (changes.channels !== undefined) data.channels = changes.channels as unknown as Prisma.InputJsonValue;
+    if (changes.channels !== undefined) data.channels = this.channels.seal(changes.channels) as unknown as Prisma.InputJsonValue;
     return this.updateWhere(environmentId, subscriberId, data);
   }
 
   upsertMany(environmentId: string, inputs: SubscriberInput[]): Promise<UpsertManyResult> {
-    return upsertSubscribers(this.pool, environmentId, inputs);
+    const sealed = inputs.map((input) => (input.channels ? { ...input, channels: this.channels.seal(input.channels) } : input));
+    return upsertSubscribers(this.pool, environmentId, sealed);
   }
 
 
@@ -75,7 +79,8 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
   }
 
   async removeDeviceTokens(environmentId: string, subscriberRowId: string, tokens: string[]): Promise<number> {
-    // One statement: rewrites each channel setting's deviceTokens without the given ones.
+    // One statement: rewrites each channel setting's deviceTokens without the given ones, compared
+    // sealed (equal tokens seal equally).
     const rows = await this.pool.query<{ removed: number }>(
       `WITH before AS (SELECT channels FROM subscribers WHERE id = $1 AND environment_id = $2 FOR UPDATE),
        rewritten AS (
@@ -91,7 +96,7 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
          CASE WHEN jsonb_typeof(c->'credentials'->'deviceTokens') = 'array' THEN c->'credentials'->'deviceTokens' ELSE '[]'::jsonb END) t
          WHERE t = ANY($3::text[])) AS removed
        FROM (SELECT count(*) FROM rewritten) _`,
-      [subscriberRowId, environmentId, tokens],
+      [subscriberRowId, environmentId, tokens.map((t) => this.channels.sealValue(t))],
     );
     return rows.rows[0]?.removed ?? 0;
   }
@@ -109,12 +114,16 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
     }
     const kind = page.orderBy === 'subscriberId' ? 'string' : 'date';
     const source = { findMany: this.prisma.subscriber.findMany.bind(this.prisma.subscriber), count: ({ take }: { take: number }) => countSubscriberMatches(this.pool, environmentId, filter, take) };
-    return paginate(source, where, page, { name: page.orderBy, kind }, subscriberFromPrisma);
+    return paginate(source, where, page, { name: page.orderBy, kind }, (row) => this.subscriberFromPrisma(row));
   }
 
   private async updateWhere(environmentId: string, subscriberId: string, data: Prisma.SubscriberUpdateInput) {
     const { count } = await this.prisma.subscriber.updateMany({ where: { environmentId, subscriberId }, data: data as Prisma.SubscriberUpdateManyMutationInput });
     return count ? this.findById(environmentId, subscriberId) : null;
+  }
+
+  private subscriberFromPrisma(row: Row): Subscriber {
+    return { ...subscriberFields(row), channels: this.channels.open((row.channels as unknown as ChannelSettings[]) ?? [], row.subscriberId) };
   }
 }
 
@@ -124,7 +133,8 @@ function attributes(input: SubscriberAttributes): Partial<Record<(typeof SUBSCRI
   return out;
 }
 
-function subscriberFromPrisma(row: Row): Subscriber {
+
+function subscriberFields(row: Row): Omit<Subscriber, 'channels'> {
   return {
     id: row.id,
     environmentId: row.environmentId,
@@ -137,7 +147,6 @@ function subscriberFromPrisma(row: Row): Subscriber {
     locale: row.locale,
     timezone: row.timezone,
     data: (row.data as Record<string, unknown> | null) ?? null,
-    channels: (row.channels as unknown as ChannelSettings[]) ?? [],
     isOnline: row.isOnline,
     lastOnlineAt: row.lastOnlineAt,
     version: row.version,

@@ -5,6 +5,7 @@ import { PrismaPreferenceRepository } from './prisma-preference-repository';
 import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
 import { PrismaTopicRepository } from './prisma-topic-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 let created: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Database;
@@ -23,7 +24,7 @@ beforeAll(async () => {
     ],
   });
   [env, otherEnv] = environments.map((e) => e.id);
-  const subscribers = new PrismaSubscriberRepository(db.prisma, db.pool);
+  const subscribers = new PrismaSubscriberRepository(db.prisma, db.pool, testChannelCipher);
   await subscribers.upsertMany(env, Array.from({ length: 100 }, (_, i) => ({ subscriberId: `s${i}` })));
   await subscribers.upsertMany(otherEnv, [{ subscriberId: 'elsewhere' }]);
 });

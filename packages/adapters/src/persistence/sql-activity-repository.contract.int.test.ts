@@ -6,6 +6,7 @@ import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
 import { PrismaTopicRepository } from './prisma-topic-repository';
 import { PrismaWorkflowRepository } from './prisma-workflow-repository';
 import { SqlActivityRepository } from './sql-activity-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 
@@ -44,7 +45,7 @@ activityRepositoryContract('PostgreSQL', async () => {
   const { prisma, pool } = database.db;
   return {
     repo: new SqlActivityRepository(pool),
-    subscribers: new PrismaSubscriberRepository(prisma, pool),
+    subscribers: new PrismaSubscriberRepository(prisma, pool, testChannelCipher),
     workflows: new PrismaWorkflowRepository(prisma),
     topics: new PrismaTopicRepository(prisma, pool),
     trigger,

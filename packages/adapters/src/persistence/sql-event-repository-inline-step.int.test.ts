@@ -2,6 +2,7 @@ import { FanOutEvent, inlineJob, wholeRange, type FanoutCandidate, type JobOutco
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STEPS_QUEUE } from '../queue/pg-boss-delivery-queue';
 import { useFanoutFixture } from '../testing/fanout-fixture';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const SUBSCRIBERS = 2_500;
 const f = useFanoutFixture(SUBSCRIBERS);
@@ -39,7 +40,7 @@ describe("a workflow's first in-app step, run within the fan-out", () => {
                   RETURNING id),
        t AS (INSERT INTO topics (environment_id, key) VALUES ($1, 'vip') RETURNING id)
        INSERT INTO topic_subscriptions (environment_id, topic_id, subscriber_id, identifier) SELECT $1, t.id, s.id, 'vip:full-1' FROM t, s`,
-      [f.env, JSON.stringify(data), JSON.stringify(channels)],
+      [f.env, JSON.stringify(data), JSON.stringify(testChannelCipher.seal(channels))],
     );
     const { rows } = await pool.query<{ id: string }>(
       `INSERT INTO events (environment_id, workflow_id, transaction_id, "to", status, fanout_cursor)

@@ -10,6 +10,7 @@ import { PrismaTopicRepository } from './prisma-topic-repository';
 import { PrismaWorkflowRepository } from './prisma-workflow-repository';
 import { SqlActivityRepository } from './sql-activity-repository';
 import { SqlEventRepository } from './sql-event-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 let boss: PgBoss;
@@ -26,9 +27,9 @@ afterAll(async () => {
 eventRepositoryContract('PostgreSQL', async () => {
   const { prisma, pool } = database.db;
   return {
-    events: new SqlEventRepository(pool, queue),
+    events: new SqlEventRepository(pool, queue, testChannelCipher),
     workflows: new PrismaWorkflowRepository(prisma),
-    subscribers: new PrismaSubscriberRepository(prisma, pool),
+    subscribers: new PrismaSubscriberRepository(prisma, pool, testChannelCipher),
     topics: new PrismaTopicRepository(prisma, pool),
     activity: new SqlActivityRepository(pool),
     environments: await contractEnvironments(pool),

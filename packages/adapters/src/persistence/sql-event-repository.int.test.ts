@@ -2,6 +2,7 @@ import { FanOutEvent, FIRST_UUID, LAST_UUID, wholeRange, type EventRepository } 
 import { describe, expect, it } from 'vitest';
 import { useFanoutFixture } from '../testing/fanout-fixture';
 import { SqlEventRepository, WORKFLOW_CACHE_MS } from './sql-event-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const SUBSCRIBERS = 2_500;
 const f = useFanoutFixture(SUBSCRIBERS);
@@ -21,7 +22,7 @@ describe('workflow definitions for triggers', () => {
         };
       },
     });
-    const repo = new SqlEventRepository(counting, f.queue);
+    const repo = new SqlEventRepository(counting, f.queue, testChannelCipher);
 
     const together = await Promise.all(Array.from({ length: 20 }, () => repo.findWorkflow(f.env, 'news')));
     expect(reads).toBe(1);

@@ -17,6 +17,7 @@ import type { Pool } from 'pg';
 import { stepsWork, type PgBossDeliveryQueue } from '../queue/pg-boss-delivery-queue';
 import { INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineRunColumns, inlineStepColumns, insertMessages, messageContentNames, messageContentArrays, messageContentUnnest, notificationShape, preferenceLevels, stepPreferences, stepsAfter, toDeliveryStep, messageTriggerColumns, type StepRow } from './delivery-rows';
 import { TriggerAcceptor } from './trigger-acceptance/trigger-acceptor';
+import type { ChannelCredentialCipher } from '../security/channel-credential-cipher';
 import { inTransaction } from './transaction';
 import { arrayParam, columnParam, isUuid, jsonParam, prepared } from './sql-params';
 import { isUniqueViolation } from './prisma-errors';
@@ -160,10 +161,12 @@ export class SqlEventRepository implements EventRepository {
   constructor(
     private readonly pool: Pool,
     private readonly queue: PgBossDeliveryQueue,
+    /** Seals the channel credentials of triggers' subscriber objects, opens those of recipients read. */
+    private readonly channels: ChannelCredentialCipher,
     /** The worker process that runs the fan-outs it loads (WorkerRegistry.workerId). */
     private readonly workerId: string | null = null,
   ) {
-    this.triggers = new TriggerAcceptor(pool, queue);
+    this.triggers = new TriggerAcceptor(pool, queue, channels);
   }
 
   // Triggers name the same few workflows thousands of times a second: a definition is reused for up
@@ -277,7 +280,7 @@ export class SqlEventRepository implements EventRepository {
       topicKey: r.topic_key,
       preferences: Array.isArray(r.preferences) ? r.preferences : [],
       // Named one by one: spreading the wide row would cost 13 µs a recipient (a fan-out's largest self time).
-      recipient: {
+      recipient: this.channels.attach({
         id: r.subscriber_id,
         subscriberId: r.external_id,
         firstName: r.first_name,
@@ -288,8 +291,7 @@ export class SqlEventRepository implements EventRepository {
         locale: r.locale,
         timezone: r.timezone,
         data: r.data,
-        channels: r.s_channels ?? [],
-      },
+      }, r.s_channels, r.external_id),
       subscriberPreferences: preferenceLevels(r.subscriber_preferences),
     }));
   }

@@ -5,6 +5,7 @@ import { contractEnvironments } from '../testing/contract-environments';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
 import { SqlInboxRepository } from './sql-inbox-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 
@@ -33,7 +34,7 @@ async function deliver(owner: InboxOwner, seed: InboxSeed) {
 
 inboxRepositoryContract('PostgreSQL', async () => ({
   repo: new SqlInboxRepository(database.db.pool),
-  subscribers: new PrismaSubscriberRepository(database.db.prisma, database.db.pool),
+  subscribers: new PrismaSubscriberRepository(database.db.prisma, database.db.pool, testChannelCipher),
   deliver,
   environments: await contractEnvironments(database.db.pool),
 }));

@@ -10,6 +10,7 @@ import { PrismaPreferenceRepository } from './prisma-preference-repository';
 import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
 import { PrismaWorkflowRepository } from './prisma-workflow-repository';
 import { SqlJobRepository } from './sql-job-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 let boss: PgBoss;
@@ -46,9 +47,9 @@ async function notify(environmentId: string, seed: NotificationSeed): Promise<st
 jobRepositoryContract('PostgreSQL', async () => {
   const { prisma, pool } = database.db;
   return {
-    jobs: new SqlJobRepository(pool, queue),
+    jobs: new SqlJobRepository(pool, queue, testChannelCipher),
     workflows: new PrismaWorkflowRepository(prisma),
-    subscribers: new PrismaSubscriberRepository(prisma, pool),
+    subscribers: new PrismaSubscriberRepository(prisma, pool, testChannelCipher),
     preferences: new PrismaPreferenceRepository(prisma, pool),
     notify,
     // As the inbox marks a message read (SqlInboxRepository.update): seen first, then read.

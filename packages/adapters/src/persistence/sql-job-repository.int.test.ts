@@ -6,6 +6,7 @@ import { insertQueuedJob } from '../testing/job-rows';
 import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
 import { SqlJobRepository } from './sql-job-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 let boss: PgBoss;
@@ -15,7 +16,7 @@ beforeAll(async () => {
   boss = await startPgBoss(database.url, pino({ level: 'silent' }));
   const queue = new PgBossDeliveryQueue(boss);
   await queue.ensureQueues();
-  jobs = new SqlJobRepository(database.db.pool, queue);
+  jobs = new SqlJobRepository(database.db.pool, queue, testChannelCipher);
   await new PrismaTenancyRepository(database.db.prisma).bootstrap({
     organizationName: 'Org',
     environments: [{ name: 'Development', slug: 'development', signingSecret: 's' }],

@@ -2,6 +2,7 @@ import { LEASED_STEP_TYPES, type InAppMessageState, type JobOutcome, type JobRep
 import type { Pool } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue, type QueuedWork } from '../queue/pg-boss-delivery-queue';
 import { webhookEvents } from './webhook-job-events';
+import type { ChannelCredentialCipher } from '../security/channel-credential-cipher';
 import { insertMessages, messageRows, preferenceLevels, stepPreferences, toDeliveryStep, subscriberFromJson } from './delivery-rows';
 import { isUuid, jsonParam, prepared } from './sql-params';
 import { inTransaction } from './transaction';
@@ -105,6 +106,8 @@ export class SqlJobRepository implements JobRepository {
   constructor(
     private readonly pool: Pool,
     private readonly queue: PgBossDeliveryQueue,
+    /** Opens the claimed subscribers' channel credentials (when a channel step reads them). */
+    private readonly channels: ChannelCredentialCipher,
     /** The worker process whose leases these are (WorkerRegistry.workerId); null leaves them to lapse. */
     private readonly workerId: string | null = null,
   ) {}
@@ -122,7 +125,7 @@ export class SqlJobRepository implements JobRepository {
           leased: r.leased,
           step: toDeliveryStep(r.step),
           workflow: { ...r.workflow, preferences: r.workflow.preferences ?? {} },
-          subscriber: subscriberFromJson(r.subscriber),
+          subscriber: subscriberFromJson(r.subscriber, this.channels),
           // The row's schedule column, read by the same statement as the rest of the subscriber.
           schedule: r.subscriber.schedule ?? null,
           payload: r.payload ?? {},

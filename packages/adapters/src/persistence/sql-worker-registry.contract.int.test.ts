@@ -10,6 +10,7 @@ import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
 import { SqlJobRepository } from './sql-job-repository';
 import { SqlWorkerRegistry } from './sql-worker-registry';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 let boss: PgBoss;
@@ -34,7 +35,7 @@ workerRegistryContract('PostgreSQL', async () => ({
     const registry = new SqlWorkerRegistry(database.db.pool, queue, new ProcessLiveness(database.db.pool.options, randomUUID()));
     await registry.join();
     joined.push(registry);
-    return { registry, jobs: new SqlJobRepository(database.db.pool, queue, registry.workerId) };
+    return { registry, jobs: new SqlJobRepository(database.db.pool, queue, testChannelCipher, registry.workerId) };
   },
   // Gone without leaving: still registered, and nobody holds its liveness lock.
   async crashed({ registry }) {

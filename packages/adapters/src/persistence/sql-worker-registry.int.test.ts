@@ -9,6 +9,7 @@ import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
 import { SqlJobRepository } from './sql-job-repository';
 import { SqlWorkerRegistry } from './sql-worker-registry';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 let boss: PgBoss;
@@ -70,8 +71,8 @@ describe('SqlWorkerRegistry', () => {
     const mine = await queuedJob('live-lease', 'email');
     const theirs = await queuedJob('dead-lease', 'email');
     const inbox = await queuedJob('due-inbox', 'in_app');
-    await new SqlJobRepository(database.db.pool, queue, a.workerId).claim([mine.notification_id]);
-    await new SqlJobRepository(database.db.pool, queue, dead).claim([theirs.notification_id]);
+    await new SqlJobRepository(database.db.pool, queue, testChannelCipher, a.workerId).claim([mine.notification_id]);
+    await new SqlJobRepository(database.db.pool, queue, testChannelCipher, dead).claim([theirs.notification_id]);
     await database.db.pool.query("UPDATE events SET status = 'fanning_out', fanout_cursor = '{}', fanout_owner = $2 WHERE id = $1", [inbox.event_id, dead]);
 
     // Both live processes notice at once; one of them takes the work over.
@@ -90,7 +91,7 @@ describe('SqlWorkerRegistry', () => {
     expect((await database.db.pool.query('SELECT fanout_owner FROM events WHERE id = $1', [inbox.event_id])).rows[0].fanout_owner).toBeNull();
 
     // Its job is due again and leased by the next claim; nothing more to take over.
-    const [reclaimed] = await new SqlJobRepository(database.db.pool, queue, b.workerId).claim([theirs.notification_id]);
+    const [reclaimed] = await new SqlJobRepository(database.db.pool, queue, testChannelCipher, b.workerId).claim([theirs.notification_id]);
     expect(reclaimed.attempts).toBe(2);
     expect(await a.recoverDead()).toMatchObject({ workers: 0, events: 0, notifications: 0 });
   });

@@ -3,6 +3,7 @@ import { useTestDatabase } from '../testing/use-test-database';
 import { PrismaSubscriberRepository } from './prisma-subscriber-repository';
 import { upsertSubscribers } from './subscriber-upsert';
 import { PrismaTenancyRepository } from './prisma-tenancy-repository';
+import { testChannelCipher } from '../testing/test-channel-cipher';
 
 const database = useTestDatabase();
 let repo: PrismaSubscriberRepository;
@@ -15,7 +16,7 @@ beforeAll(async () => {
     environments: [{ name: 'Development', slug: 'development', signingSecret: 's1' }],
   });
   env = environments[0].id;
-  repo = new PrismaSubscriberRepository(database.db.prisma, database.db.pool);
+  repo = new PrismaSubscriberRepository(database.db.prisma, database.db.pool, testChannelCipher);
   await upsertSubscribers(database.db.pool, env, [
     { subscriberId: 'a', firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.mil' },
     { subscriberId: 'b', firstName: 'Grace', lastName: 'Kelly', email: 'g_kelly@example.com' },

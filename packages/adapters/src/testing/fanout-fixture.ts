@@ -7,6 +7,7 @@ import { PrismaTenancyRepository } from '../persistence/prisma-tenancy-repositor
 import { SqlEventRepository } from '../persistence/sql-event-repository';
 import { SqlJobRepository } from '../persistence/sql-job-repository';
 import { useTestDatabase } from './use-test-database';
+import { testChannelCipher } from './test-channel-cipher';
 
 export interface FanoutFixture {
   readonly database: ReturnType<typeof useTestDatabase>;
@@ -55,10 +56,10 @@ export function useFanoutFixture(subscribers: number): FanoutFixture {
     boss = await startPgBoss(database.url, pino({ level: 'silent' }));
     fixture.queue = new PgBossDeliveryQueue(boss);
     await fixture.queue.ensureQueues();
-    fixture.events = new SqlEventRepository(pool, fixture.queue);
+    fixture.events = new SqlEventRepository(pool, fixture.queue, testChannelCipher);
     // Only the step types these workflows have.
     const handlers = { in_app: new InAppStepHandler('herald'), custom: new CustomStepHandler() } as Partial<StepHandlers> as StepHandlers;
-    fixture.steps = new RunNotifications(new SqlJobRepository(pool, fixture.queue), handlers);
+    fixture.steps = new RunNotifications(new SqlJobRepository(pool, fixture.queue, testChannelCipher), handlers);
     const { environments } = await new PrismaTenancyRepository(prisma).bootstrap({
       organizationName: 'Org',
       environments: [{ name: 'Development', slug: 'development', signingSecret: 's1' }],

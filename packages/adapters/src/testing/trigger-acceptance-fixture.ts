@@ -8,6 +8,7 @@ import { PgBossDeliveryQueue, STEPS_QUEUE } from '../queue/pg-boss-delivery-queu
 import { startPgBoss, stopPgBoss, type PgBoss } from '../queue/pg-boss';
 import { recordingPool } from './recording-pools';
 import { useTestDatabase } from './use-test-database';
+import { testChannelCipher } from './test-channel-cipher';
 
 /** The jobs of a notification written without its inline step, per workflow: every job, the first queued. */
 export const helloJobs = [{ step_id: 'inbox', status: 'queued' }];
@@ -45,7 +46,7 @@ export function useTriggerAcceptanceFixture() {
        INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values) SELECT id, 'inbox', 'inbox', 'in_app', 0, '{"body":"hi"}' FROM w`,
       [env],
     );
-    hello = (await new SqlEventRepository(pool, queue).findWorkflow(env, 'hello'))!;
+    hello = (await new SqlEventRepository(pool, queue, testChannelCipher).findWorkflow(env, 'hello'))!;
     await pool.query(
       `WITH w AS (INSERT INTO workflows (environment_id, workflow_id, name) VALUES ($1, 'greet', 'greet') RETURNING id)
        INSERT INTO workflow_steps (workflow_id, step_id, name, type, position, control_values)
@@ -53,7 +54,7 @@ export function useTriggerAcceptanceFixture() {
        UNION ALL SELECT id, 'after', 'after', 'custom', 1, '{}'::jsonb FROM w`,
       [env],
     );
-    greet = (await new SqlEventRepository(pool, queue).findWorkflow(env, 'greet'))!;
+    greet = (await new SqlEventRepository(pool, queue, testChannelCipher).findWorkflow(env, 'greet'))!;
     await pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'grace', 'Grace'), ($1, 'linus', 'Linus'), ($1, 'quiet', 'Quiet')`, [env]);
     await pool.query(
       `INSERT INTO subscriber_preferences (environment_id, subscriber_id, workflow_id, enabled, channels)

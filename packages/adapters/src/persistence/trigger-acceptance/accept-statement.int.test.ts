@@ -2,13 +2,14 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTriggerAcceptanceFixture } from '../../testing/trigger-acceptance-fixture';
 import { TriggerAcceptor } from './trigger-acceptor';
+import { testChannelCipher } from '../../testing/test-channel-cipher';
 
 const fx = useTriggerAcceptanceFixture();
 const { database, acceptance, trigger, runInline, rows, inOneBatch } = fx;
 
 describe('TriggerAcceptor: the accept statement', () => {
   it('keeps with a topic trigger whether it also named subscribers directly: their notifications exist before its fan-out', async () => {
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     const topics = [{ topicKey: 'news', exclude: [] }];
     await acceptor.accept({ ...acceptance('direct-and-topic'), recipients: { subscriberIds: ['ada'], upserts: [], topics } });
     await acceptor.accept({ ...acceptance('topic-only'), recipients: { subscriberIds: [], upserts: [], topics } });
@@ -22,7 +23,7 @@ describe('TriggerAcceptor: the accept statement', () => {
   });
 
   it('accepts the first of two triggers repeating a transactionId in one batch, and writes its rows once', async () => {
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     const [first, second] = await inOneBatch(acceptor, 'repeat', () => [
       acceptor.accept({ ...trigger(fx.greet, 'repeat-x', ['grace', 'repeat-new']), payload: { order: 1 } }, runInline(fx.greet)),
       acceptor.accept({ ...trigger(fx.greet, 'repeat-x', ['grace', 'repeat-new']), payload: { order: 2 } }, runInline(fx.greet)),
@@ -45,11 +46,11 @@ describe('TriggerAcceptor: the accept statement', () => {
     const hello = acceptance('x').workflow;
     const single = new pg.Pool({ connectionString: database.url, max: 1 });
     try {
-      const acceptor = new TriggerAcceptor(single, fx.queue);
+      const acceptor = new TriggerAcceptor(single, fx.queue, testChannelCipher);
       for (let i = 0; i < 8; i++) await acceptor.accept(trigger(hello, `planned-${i}`, ['grace']), runInline(hello));
       // And its form with the channels merge, for recipients given the same object with their device each time.
       const phone = { providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000004', credentials: { deviceTokens: ['token-4'] } };
-      await single.query(`INSERT INTO subscribers (environment_id, subscriber_id, channels) VALUES ($1, 'planned', $2)`, [fx.env, JSON.stringify([phone])]);
+      await single.query(`INSERT INTO subscribers (environment_id, subscriber_id, channels) VALUES ($1, 'planned', $2)`, [fx.env, JSON.stringify(testChannelCipher.seal([phone]))]);
       for (let i = 0; i < 8; i++) await acceptor.accept(trigger(hello, `planned-channels-${i}`, ['planned'], [{ subscriberId: 'planned', channels: [phone] }]), runInline(hello));
       const { rows: plans } = await single.query(`SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'herald-accept-triggers%' ORDER BY name`);
       expect(plans).toEqual([

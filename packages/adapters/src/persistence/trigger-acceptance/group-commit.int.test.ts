@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { poolLosingOneCommitReply, poolRecordingBatches } from '../../testing/recording-pools';
 import { useTriggerAcceptanceFixture } from '../../testing/trigger-acceptance-fixture';
 import { TriggerAcceptor } from './trigger-acceptor';
+import { testChannelCipher } from '../../testing/test-channel-cipher';
 
 const fx = useTriggerAcceptanceFixture();
 const { database, acceptance, trigger, rows } = fx;
 
 describe('TriggerAcceptor: group commit', () => {
   it('answers accepted, not duplicate, for triggers whose batch committed though the reply was lost', async () => {
-    const acceptor = new TriggerAcceptor(poolLosingOneCommitReply(database.db.pool), fx.queue);
+    const acceptor = new TriggerAcceptor(poolLosingOneCommitReply(database.db.pool), fx.queue, testChannelCipher);
     // More triggers at once than transactions in flight, so later ones are accepted in batches.
     const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => acceptor.accept(acceptance(`lost-reply-${i}`))));
     expect(outcomes.every((o) => o.accepted)).toBe(true);
@@ -23,7 +24,7 @@ describe('TriggerAcceptor: group commit', () => {
 
   it('sends a lone trigger at once, and starts a batch beside one in flight only once enough triggers wait', async () => {
     const sizes: number[] = [];
-    const acceptor = new TriggerAcceptor(poolRecordingBatches(database.db.pool, sizes), fx.queue);
+    const acceptor = new TriggerAcceptor(poolRecordingBatches(database.db.pool, sizes), fx.queue, testChannelCipher);
     const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => acceptor.accept(acceptance(`batching-${i}`))));
     expect(outcomes.every((o) => o.accepted)).toBe(true);
     // The first goes straight through; while it is in flight, the others wait until 16 can go
@@ -38,7 +39,7 @@ describe('TriggerAcceptor: group commit', () => {
     const sizes: number[] = [];
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const acceptor = new TriggerAcceptor(poolRecordingBatches(database.db.pool, sizes, held), fx.queue, 50);
+    const acceptor = new TriggerAcceptor(poolRecordingBatches(database.db.pool, sizes, held), fx.queue, testChannelCipher, 50);
     const first = acceptor.accept(acceptance('held-0'));
     const started = performance.now();
     const others = await Promise.all([acceptor.accept(acceptance('held-1')), acceptor.accept(acceptance('held-2'))]);

@@ -1,5 +1,6 @@
 import type { InlineRecipient, JobOutcome } from '@herald/domain';
 import type { Pool } from 'pg';
+import type { ChannelCredentialCipher } from '../../security/channel-credential-cipher';
 import { preferenceLevels, subscriberFromJson } from '../delivery-rows';
 import { newRowId } from '../row-ids';
 import { subscriberKey, type PendingTrigger } from './pending-trigger';
@@ -44,7 +45,7 @@ export interface InlineRun {
  * into one is left to its jobs; `readRecipients`) and runs the step for them. A trigger whose run
  * fails keeps the queued path for all its recipients.
  */
-export async function runInline(pool: Pool, remembered: RememberedRecipients, batch: PendingTrigger[]): Promise<InlineRun> {
+export async function runInline(pool: Pool, remembered: RememberedRecipients, batch: PendingTrigger[], channels: ChannelCredentialCipher): Promise<InlineRun> {
   const objects = batchObjects(batch);
   const { givers, objectOf, folds, unfoldable } = objects;
   const wanted = batch.flatMap(({ acceptance: a, runInline }, idx) => {
@@ -69,7 +70,7 @@ export async function runInline(pool: Pool, remembered: RememberedRecipients, ba
     const settles = r.unchanged === null || (r.unchanged === true && !!object);
     if (settles) leftAsStored.add(subscriber);
     if (r.folded && settles) ifChanged.set(subscriber, { environment_id: a.environmentId, e: object!.e, seen_version: r.version, idxs: givers.get(subscriber)! });
-    const recipient = subscriberFromJson(r.subscriber);
+    const recipient = subscriberFromJson(r.subscriber, channels);
     checks.set(runKey(r.idx, recipient.id), { version: r.folded && !settles ? null : r.version, preferences: r.preferences, key: r.key });
     const ids = inlineIds.get(recipient.id) ?? { notificationId: newRowId(), inlineJobId: newRowId() };
     inlineIds.set(recipient.id, ids);

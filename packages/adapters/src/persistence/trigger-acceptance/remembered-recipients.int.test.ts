@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { greetJobs, helloJobs, useTriggerAcceptanceFixture } from '../../testing/trigger-acceptance-fixture';
 import { SqlEventRepository } from '../sql-event-repository';
 import { TriggerAcceptor } from './trigger-acceptor';
+import { testChannelCipher } from '../../testing/test-channel-cipher';
 
 const fx = useTriggerAcceptanceFixture();
 const { database, acceptance, trigger, runInline, rows, notification, bodyOf, recordingPool, inOneBatch, expectLeftToJobs, between } = fx;
@@ -11,7 +12,7 @@ describe('TriggerAcceptor: remembered recipients', () => {
   it('runs the step on a remembered recipient without reading it again, and leaves it to its jobs once any write changed the row', async () => {
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'kept', 'Kept')`, [fx.env]);
     const pool = recordingPool();
-    const acceptor = new TriggerAcceptor(pool, fx.queue);
+    const acceptor = new TriggerAcceptor(pool, fx.queue, testChannelCipher);
     const accept = async (transactionId: string) => {
       const outcome = await acceptor.accept(trigger(fx.greet, transactionId, ['kept']), runInline(fx.greet));
       return outcome.accepted ? outcome.inline.map((o) => [o.status, o.job.subscriber.firstName]) : outcome;
@@ -37,7 +38,7 @@ describe('TriggerAcceptor: remembered recipients', () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'choosy', 'Choosy')`, [fx.env]);
     const pool = recordingPool();
-    const acceptor = new TriggerAcceptor(pool, fx.queue);
+    const acceptor = new TriggerAcceptor(pool, fx.queue, testChannelCipher);
     const accept = async (transactionId: string) => {
       const outcome = await acceptor.accept(trigger(hello, transactionId, ['choosy']), runInline(hello));
       return outcome.accepted ? outcome.inline.map((o) => o.status) : outcome;
@@ -70,7 +71,7 @@ describe('TriggerAcceptor: remembered recipients', () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'named', 'Named'), ($1, 'named2', 'Named')`, [fx.env]);
     const pool = recordingPool();
-    const acceptor = new TriggerAcceptor(pool, fx.queue);
+    const acceptor = new TriggerAcceptor(pool, fx.queue, testChannelCipher);
     const object = { subscriberId: 'named', firstName: 'Named', email: 'named@example.com' };
     const accept = async (workflow: DeliveryWorkflow, transactionId: string, subscriber = object) => {
       const outcome = await acceptor.accept(trigger(workflow, transactionId, [subscriber.subscriberId], [subscriber]), runInline(workflow));
@@ -114,9 +115,9 @@ describe('TriggerAcceptor: remembered recipients', () => {
        SELECT id, 'inbox', 'inbox', 'in_app', 0, '{"body":"Hi {{subscriber.firstName}} {{subscriber.lastName}}"}'::jsonb FROM w`,
       [fx.env],
     );
-    const welcome = (await new SqlEventRepository(direct, fx.queue).findWorkflow(fx.env, 'welcome'))!;
+    const welcome = (await new SqlEventRepository(direct, fx.queue, testChannelCipher).findWorkflow(fx.env, 'welcome'))!;
     await direct.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, last_name) VALUES ($1, 'mixer', 'Mix', 'Smith')`, [fx.env]);
-    const acceptor = new TriggerAcceptor(recordingPool(), fx.queue);
+    const acceptor = new TriggerAcceptor(recordingPool(), fx.queue, testChannelCipher);
     const object = { subscriberId: 'mixer', firstName: 'Mix', email: 'mix@example.com' };
     for (const t of ['mix-1', 'mix-2']) await acceptor.accept(trigger(hello, t, ['mixer'], [object]), runInline(hello));
     await direct.query(`UPDATE subscribers SET first_name = 'Renamed' WHERE subscriber_id = 'mixer'`);
@@ -136,7 +137,7 @@ describe('TriggerAcceptor: remembered recipients', () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, data) VALUES ($1, 'large', $2)`, [fx.env, { notes: 'x'.repeat(20_000) }]);
     const pool = recordingPool();
-    const acceptor = new TriggerAcceptor(pool, fx.queue);
+    const acceptor = new TriggerAcceptor(pool, fx.queue, testChannelCipher);
     for (const t of ['large-1', 'large-2']) {
       const outcome = await acceptor.accept(trigger(hello, t, ['large']), runInline(hello));
       expect(outcome.accepted && outcome.inline.map((o) => o.status)).toEqual(['completed']);

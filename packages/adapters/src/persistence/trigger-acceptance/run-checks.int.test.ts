@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { poolRecordingBatches } from '../../testing/recording-pools';
 import { greetJobs, helloJobs, useTriggerAcceptanceFixture } from '../../testing/trigger-acceptance-fixture';
 import { TriggerAcceptor } from './trigger-acceptor';
+import { testChannelCipher } from '../../testing/test-channel-cipher';
 
 const fx = useTriggerAcceptanceFixture();
 const { database, acceptance, trigger, runInline, rows, notification, jobsOf, recordingPool, inOneBatch, expectLeftToJobs, between } = fx;
 
 describe('TriggerAcceptor: what an inline run saw, checked when written', () => {
   it('accepts a batch again one by one when a step saw an object whose trigger was a duplicate', async () => {
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'mary', 'Mary')`, [fx.env]);
     expect(await acceptor.accept(trigger(fx.greet, 'inline-6a', ['grace']), runInline(fx.greet))).toMatchObject({ accepted: true });
     const [duplicate, reader] = await inOneBatch(acceptor, 'inline-6', () => [
@@ -27,7 +28,7 @@ describe('TriggerAcceptor: what an inline run saw, checked when written', () => 
 
   it('keeps a batch together when only a duplicate\'s own step saw its object', async () => {
     const statements: number[] = [];
-    const acceptor = new TriggerAcceptor(poolRecordingBatches(database.db.pool, statements), fx.queue);
+    const acceptor = new TriggerAcceptor(poolRecordingBatches(database.db.pool, statements), fx.queue, testChannelCipher);
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'resent', 'Resent')`, [fx.env]);
     expect(await acceptor.accept(trigger(fx.greet, 'inline-8a', ['resent'], [{ subscriberId: 'resent', firstName: 'Once' }]), runInline(fx.greet))).toMatchObject({ accepted: true });
     statements.length = 0;
@@ -44,7 +45,7 @@ describe('TriggerAcceptor: what an inline run saw, checked when written', () => 
 
   it('runs the step again on a subscriber that changed while it ran, and leaves it to its job if it changes again', async () => {
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'busy', 'Busy'), ($1, 'busier', 'Busier')`, [fx.env]);
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     // Another request changes the subscriber after the step read it, before the trigger commits: on
     // the first `times` runs of the step.
     const racing = (subscriberId: string, times: number): RunInline => {
@@ -70,7 +71,7 @@ describe('TriggerAcceptor: what an inline run saw, checked when written', () => 
 
   it("keeps the step's run when only the subscriber's presence changed while it ran", async () => {
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'present', 'Present')`, [fx.env]);
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     let runs = 0;
     // An Inbox connects after the step read the subscriber, before the trigger commits (as setOnline writes it).
     const connecting: RunInline = async (recipients, accepted) => {
@@ -87,7 +88,7 @@ describe('TriggerAcceptor: what an inline run saw, checked when written', () => 
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'racer', 'Racer'), ($1, 'racer2', 'Racer')`, [fx.env]);
     const pool = recordingPool();
-    const acceptor = new TriggerAcceptor(pool, fx.queue);
+    const acceptor = new TriggerAcceptor(pool, fx.queue, testChannelCipher);
     // Another request commits after the step read its recipient, before the trigger's write.
     const racing = await acceptor.accept(trigger(hello, 'race-1', ['racer']), between(hello, `UPDATE subscribers SET last_name = 'Late' WHERE subscriber_id = 'racer'`));
     expect(racing).toMatchObject({ accepted: true, notifications: 1, inline: [] });
@@ -114,7 +115,7 @@ describe('TriggerAcceptor: what an inline run saw, checked when written', () => 
   it('keeps the batch together when a remembered run it refused was on a row changed since', async () => {
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'steadfast', 'Steadfast')`, [fx.env]);
     const pool = recordingPool();
-    const acceptor = new TriggerAcceptor(pool, fx.queue);
+    const acceptor = new TriggerAcceptor(pool, fx.queue, testChannelCipher);
     const object = { subscriberId: 'steadfast', firstName: 'Steadfast' };
     for (const t of ['steadfast-1', 'steadfast-2']) await acceptor.accept(trigger(fx.greet, t, ['steadfast'], [object]), runInline(fx.greet));
     // Changed where the object sets nothing: its run is refused, and nothing is applied.

@@ -2,6 +2,7 @@ import type { DeliveryWorkflow, RunInline } from '@herald/domain';
 import { describe, expect, it } from 'vitest';
 import { helloJobs, useTriggerAcceptanceFixture } from '../../testing/trigger-acceptance-fixture';
 import { TriggerAcceptor } from './trigger-acceptor';
+import { testChannelCipher } from '../../testing/test-channel-cipher';
 
 const fx = useTriggerAcceptanceFixture();
 const { database, acceptance, trigger, runInline, rows, notification, jobsOf, recordingPool, inOneBatch, expectLeftToJobs, between } = fx;
@@ -26,7 +27,7 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
   };
 
   it('applies every object a batch gives for one subscriber, in order, and runs the step on the result', async () => {
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     await database.db.pool.query(
       `INSERT INTO subscribers (environment_id, subscriber_id, first_name, last_name, phone, data) VALUES ($1, 'twice', 'Twice', 'Stored', '+100', '{"a": 1}')`,
       [fx.env],
@@ -49,7 +50,7 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
   });
 
   it('merges the channels of every object a batch gives for one subscriber, leaving those recipients to their jobs', async () => {
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id) VALUES ($1, 'pushed')`, [fx.env]);
     const phone = (token: string, lastName: string) => ({
       subscriberId: 'pushed',
@@ -65,14 +66,15 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
       `SELECT last_name, channels FROM subscribers WHERE subscriber_id = 'pushed'`,
     );
     expect(stored.last_name).toBe('Two');
-    expect(stored.channels.map((c) => c.credentials.deviceTokens)).toEqual([['token-1', 'token-2']]);
+    // Stored sealed, each token on its own, so the merge still collects them value by value.
+    expect(stored.channels.map((c) => c.credentials.deviceTokens)).toEqual([['token-1', 'token-2'].map((t) => testChannelCipher.sealValue(t))]);
     for (const transactionId of ['inline-7x', 'inline-7y']) expect((await notification(transactionId, 'pushed')).inline).toBeNull();
   });
 
   it("applies an accepted trigger's object that a refused duplicate's object in the same batch would undo", async () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name) VALUES ($1, 'revert', 'Old')`, [fx.env]);
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     expect((await acceptor.accept(trigger(hello, 'revert-dup', ['revert'], [{ subscriberId: 'revert', firstName: 'Old' }]), runInline(hello))).accepted).toBe(true);
     // Together: the new trigger renames the subscriber; the repeated one (refused: its transactionId is
     // stored) would set the old name back. Folded, the two leave the subscriber as stored.
@@ -88,7 +90,7 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
   it('creates a recipient deleted while its step ran as its object makes it, though the object changed nothing when read', async () => {
     const hello = acceptance('x').workflow;
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, email) VALUES ($1, 'gone', 'Gone', 'gone@example.com')`, [fx.env]);
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     const deleting: RunInline = async (recipients, accepted) => {
       await database.db.pool.query(`DELETE FROM subscribers WHERE subscriber_id = 'gone'`);
       return runInline(hello)(recipients, accepted);
@@ -106,7 +108,7 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
     const hello = acceptance('x').workflow;
     const { pool: direct } = database.db;
     await direct.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, last_name) VALUES ($1, 'raced', 'Mix', 'Smith')`, [fx.env]);
-    const acceptor = new TriggerAcceptor(direct, fx.queue);
+    const acceptor = new TriggerAcceptor(direct, fx.queue, testChannelCipher);
     const writing = between(hello, `UPDATE subscribers SET first_name = 'Other', last_name = 'Jones' WHERE subscriber_id = 'raced'`);
     // Read just now, nothing remembered: the object leaves the row as stored, so no upsert follows.
     const outcome = await acceptor.accept(trigger(hello, 'raced-1', ['raced'], [{ subscriberId: 'raced', firstName: 'Mix' }]), writing);
@@ -119,7 +121,7 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
     const hello = acceptance('x').workflow;
     const object = (subscriberId: string) => ({ subscriberId, firstName: 'Given', lastName: 'Object' });
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id) VALUES ($1, 'vanished'), ($1, 'vanished2')`, [fx.env]);
-    const acceptor = new TriggerAcceptor(recordingPool(), fx.queue);
+    const acceptor = new TriggerAcceptor(recordingPool(), fx.queue, testChannelCipher);
     for (const id of ['vanished', 'vanished2']) for (const t of ['a', 'b']) await acceptor.accept(trigger(hello, `${id}-${t}`, [id], [object(id)]), runInline(hello));
     await database.db.pool.query(`DELETE FROM subscribers WHERE subscriber_id IN ('vanished', 'vanished2')`);
     const stored = (id: string) => rows(`SELECT first_name, last_name FROM subscribers WHERE subscriber_id = $1`, [id]);
@@ -145,7 +147,7 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
       `INSERT INTO subscribers (environment_id, subscriber_id, first_name, email) VALUES ($1, 'reborn', 'Given', 'given@example.com'), ($1, 'reborn2', 'Named', NULL)`,
       [fx.env],
     );
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     const stored = (id: string) => rows(`SELECT first_name, email, version FROM subscribers WHERE subscriber_id = $1`, [id]);
     // Given an object that leaves the row as stored when read (so no upsert follows). The trigger came
     // after the other request's create (version 0): its object applies on top of it.
@@ -163,7 +165,7 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
     const pushed = await acceptor.accept(trigger(hello, 'reborn3-1', ['reborn3'], [{ subscriberId: 'reborn3', firstName: 'Given', channels: [phone] }]), withChannels.run);
     await withChannels.committed();
     expect(pushed).toMatchObject({ accepted: true, notifications: 1, inline: [] });
-    expect(await rows(`SELECT first_name, channels, version FROM subscribers WHERE subscriber_id = 'reborn3'`)).toEqual([{ first_name: 'Given', channels: [phone], version: 1 }]);
+    expect(await rows(`SELECT first_name, channels, version FROM subscribers WHERE subscriber_id = 'reborn3'`)).toEqual([{ first_name: 'Given', channels: testChannelCipher.seal([phone]), version: 1 }]);
     // Named by id: the other request's row stays as it made it.
     const byId = recreatedMeanwhile(hello, 'reborn2');
     const named = await acceptor.accept(trigger(hello, 'reborn2-1', ['reborn2']), byId.run);
@@ -177,16 +179,16 @@ describe('TriggerAcceptor: the subscriber objects of a batch', () => {
     const hello = acceptance('x').workflow;
     const { pool } = database.db;
     const phone = { providerId: 'fcm', _integrationId: '00000000-0000-4000-8000-000000000002', credentials: { deviceTokens: ['token-1'] } };
-    await pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, channels) VALUES ($1, 'handset', 'Hand', $2)`, [fx.env, JSON.stringify([phone])]);
+    await pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, channels) VALUES ($1, 'handset', 'Hand', $2)`, [fx.env, JSON.stringify(testChannelCipher.seal([phone]))]);
     const recording = recordingPool();
-    const acceptor = new TriggerAcceptor(recording, fx.queue);
+    const acceptor = new TriggerAcceptor(recording, fx.queue, testChannelCipher);
     // Another request drops the device and renames the subscriber after the step read it; the trigger's
     // object, which left the row as stored when read, comes after it: its device is there again.
     const writing = between(hello, `UPDATE subscribers SET channels = '[]', last_name = 'Since' WHERE subscriber_id = 'handset'`);
     const outcome = await acceptor.accept(trigger(hello, 'handset-1', ['handset'], [{ subscriberId: 'handset', firstName: 'Hand', channels: [phone] }]), writing);
     expect(outcome).toMatchObject({ accepted: true, notifications: 1, inline: [] });
     expect({ transactions: recording.transactions, names: recording.names }).toEqual({ transactions: 0, names: ['herald-inline-recipients', 'herald-accept-triggers-channels'] });
-    expect(await rows(`SELECT first_name, last_name, channels FROM subscribers WHERE subscriber_id = 'handset'`)).toEqual([{ first_name: 'Hand', last_name: 'Since', channels: [phone] }]);
+    expect(await rows(`SELECT first_name, last_name, channels FROM subscribers WHERE subscriber_id = 'handset'`)).toEqual([{ first_name: 'Hand', last_name: 'Since', channels: testChannelCipher.seal([phone]) }]);
     await expectLeftToJobs('handset-1', 'handset', helloJobs);
     // Given again and again, the object is remembered with the row it leaves as stored: no read, no upsert.
     recording.names.length = 0;

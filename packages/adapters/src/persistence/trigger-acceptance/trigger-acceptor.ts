@@ -1,6 +1,7 @@
 import type { AcceptOutcome, RunInline, TriggerAcceptance } from '@herald/domain';
 import type { Pool } from 'pg';
 import type { PgBossDeliveryQueue } from '../../queue/pg-boss-delivery-queue';
+import type { ChannelCredentialCipher } from '../../security/channel-credential-cipher';
 import { newRowId } from '../row-ids';
 import { GroupCommit } from './group-commit';
 import type { PendingTrigger } from './pending-trigger';
@@ -20,15 +21,23 @@ export class TriggerAcceptor {
   constructor(
     pool: Pool,
     queue: PgBossDeliveryQueue,
+    private readonly channels: ChannelCredentialCipher,
     /** The longest a trigger waits for a batch in flight (one held up by a lock, say) before it goes beside it. */
     maxWaitMs?: number,
   ) {
-    this.commits = new GroupCommit(new TriggerWrite(pool, queue, new RememberedRecipients()), maxWaitMs);
+    this.commits = new GroupCommit(new TriggerWrite(pool, queue, new RememberedRecipients(), channels), maxWaitMs);
   }
 
-  accept(acceptance: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome> {
+  accept(given: TriggerAcceptance, runInline?: RunInline): Promise<AcceptOutcome> {
+    // Channel credentials are sealed before anything reads the objects, so the statements merge,
+    // compare and store ciphertext; objects without channels (the common case) cost only this test.
+    const acceptance = given.upserts.some((u) => u.channels) ? this.sealed(given) : given;
     return new Promise((resolve, reject) => {
       this.commits.add({ acceptance, eventId: newRowId(), runInline, inlineIds: new Map(), resolve, reject });
     });
+  }
+
+  private sealed(acceptance: TriggerAcceptance): TriggerAcceptance {
+    return { ...acceptance, upserts: acceptance.upserts.map((u) => (u.channels ? { ...u, channels: this.channels.seal(u.channels) } : u)) };
   }
 }

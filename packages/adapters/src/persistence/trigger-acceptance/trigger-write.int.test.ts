@@ -5,13 +5,14 @@ import { STEPS_QUEUE } from '../../queue/pg-boss-delivery-queue';
 import { acceptedInBatch, isAccept } from '../../testing/recording-pools';
 import { greetJobs, useTriggerAcceptanceFixture } from '../../testing/trigger-acceptance-fixture';
 import { TriggerAcceptor } from './trigger-acceptor';
+import { testChannelCipher } from '../../testing/test-channel-cipher';
 
 const fx = useTriggerAcceptanceFixture();
 const { database, acceptance, trigger, runInline, rows, notification, jobsOf, queuedIn, recordingPool, inOneBatch, expectLeftToJobs } = fx;
 
 describe('TriggerAcceptor: the write, with the first in-app step run inline', () => {
   it('writes the step with the event for existing recipients: their message, no job row, the next step queued; a new subscriber gets every job', async () => {
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     const outcome = await acceptor.accept(trigger(fx.greet, 'inline-1', ['grace', 'newcomer']), runInline(fx.greet));
     expect(outcome).toMatchObject({ accepted: true, notifications: 2 });
     expect(outcome.accepted && outcome.inline.map((o) => [o.job.subscriber.subscriberId, o.status])).toEqual([['grace', 'completed']]);
@@ -29,7 +30,7 @@ describe('TriggerAcceptor: the write, with the first in-app step run inline', ()
 
   it('leaves no fx.queue work when every recipient ran the only step inline, and a reused transactionId writes nothing', async () => {
     const hello = acceptance('x').workflow;
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     const before = (await rows<{ n: number }>('SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1', [STEPS_QUEUE]))[0].n;
     const outcomes = await Promise.all(['a', 'b', 'c'].map((t) => acceptor.accept(trigger(hello, `inline-only-${t}`, ['grace', 'linus']), runInline(hello))));
     expect(outcomes.map((o) => o.accepted && o.inline.length)).toEqual([2, 2, 2]);
@@ -45,7 +46,7 @@ describe('TriggerAcceptor: the write, with the first in-app step run inline', ()
   });
 
   it('records a step skipped by the preferences, and runs a step on a recipient as the trigger\'s object leaves it', async () => {
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     const before = (await rows<{ version: number }>(`SELECT version FROM subscribers WHERE subscriber_id = 'linus'`))[0].version;
     const outcome = await acceptor.accept(
       trigger(fx.greet, 'inline-2', ['quiet', 'linus'], [{ subscriberId: 'linus', firstName: 'Torvalds', data: { team: 'kernel' } }]),
@@ -83,7 +84,7 @@ describe('TriggerAcceptor: the write, with the first in-app step run inline', ()
       return result;
     }) as unknown as Pool['query'];
     pool.connect = (() => database.db.pool.connect()) as Pool['connect'];
-    const acceptor = new TriggerAcceptor(pool, fx.queue);
+    const acceptor = new TriggerAcceptor(pool, fx.queue, testChannelCipher);
     const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => acceptor.accept(trigger(hello, `inline-lost-${i}`, ['grace']), runInline(hello))));
     expect(lost).toBe(true);
     expect(outcomes.every((o) => o.accepted)).toBe(true);
@@ -97,7 +98,7 @@ describe('TriggerAcceptor: the write, with the first in-app step run inline', ()
   });
 
   it('renders with what another trigger of the batch upserts, and falls back to jobs when the step engine throws', async () => {
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     const failing: RunInline = async () => {
       throw new Error('engine blew up');
     };
@@ -124,7 +125,7 @@ describe('TriggerAcceptor: the write, with the first in-app step run inline', ()
     await database.db.pool.query(`INSERT INTO subscribers (environment_id, subscriber_id, first_name, email) VALUES ($1, 'steady', 'Steady', 'steady@example.com')`, [fx.env]);
     const recording = recordingPool();
     const { names } = recording;
-    const acceptor = new TriggerAcceptor(recording, fx.queue);
+    const acceptor = new TriggerAcceptor(recording, fx.queue, testChannelCipher);
     const [{ version: before }] = await rows<{ version: number }>(`SELECT version FROM subscribers WHERE subscriber_id = 'steady'`);
 
     const same = await acceptor.accept(trigger(hello, 'inline-11a', ['steady'], [{ subscriberId: 'steady', firstName: 'Steady', email: 'steady@example.com' }]), runInline(hello));
@@ -142,7 +143,7 @@ describe('TriggerAcceptor: the write, with the first in-app step run inline', ()
 
   it('runs inline for a recipient named by an object that sets nothing but its subscriberId', async () => {
     const hello = acceptance('x').workflow;
-    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue);
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
     const outcome = await acceptor.accept(trigger(hello, 'inline-4', ['grace'], [{ subscriberId: 'grace' }]), runInline(hello));
     expect(outcome.accepted && outcome.inline.map((o) => o.job.subscriber.subscriberId)).toEqual(['grace']);
     const grace = await notification('inline-4', 'grace');

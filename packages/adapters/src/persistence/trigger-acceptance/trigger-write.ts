@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { fanoutWork, stepsWork, type PgBossDeliveryQueue } from '../../queue/pg-boss-delivery-queue';
 import { notificationShape } from '../delivery-rows';
 import { upsertSubscribers } from '../subscriber-upsert';
+import type { ChannelCredentialCipher } from '../../security/channel-credential-cipher';
 import { inTransaction } from '../transaction';
 import { acceptParams } from './accept-params';
 import { acceptStatementFor, type AcceptedRow } from './accept-statement';
@@ -39,6 +40,7 @@ export class TriggerWrite implements BatchWriter<PendingTrigger, AcceptOutcome> 
     private readonly pool: Pool,
     private readonly queue: PgBossDeliveryQueue,
     private readonly remembered: RememberedRecipients,
+    private readonly channels: ChannelCredentialCipher,
   ) {}
 
   writeBatch(batch: PendingTrigger[]): Promise<AcceptOutcome[]> {
@@ -58,7 +60,7 @@ export class TriggerWrite implements BatchWriter<PendingTrigger, AcceptOutcome> 
   }
 
   private async write(batch: PendingTrigger[], retry = false): Promise<AcceptOutcome[]> {
-    const run = await runInline(this.pool, this.remembered, batch);
+    const run = await runInline(this.pool, this.remembered, batch, this.channels);
     const params = acceptParams(batch, run);
     const setsChannels = ({ e }: { e: { channels?: unknown } }) => e.channels !== undefined;
     const statement = acceptStatementFor(params, run.ifMissing.some(setsChannels) || run.ifChanged.some(setsChannels));

@@ -1,0 +1,99 @@
+import { DomainError, type ChannelSettings } from '@herald/domain';
+import { SealedValueError, SivValueCipher } from './siv-value-cipher';
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/**
+ * A subscriber's channel settings as stored: every string inside `credentials` (webhook URLs, device
+ * tokens one by one, chat channels and tokens) sealed on its own with `SivValueCipher`, the rest
+ * (provider, integration) as it is; likewise each value of a channel endpoint's address. Sealing value by value, deterministically, keeps the statements
+ * that work on the stored JSON working on ciphertext: settings merge key by key, equal device tokens
+ * collapse under DISTINCT, and a token is removed by comparing its envelope.
+ */
+export class ChannelCredentialCipher {
+  private readonly values: SivValueCipher;
+
+  constructor(key: Buffer) {
+    this.values = new SivValueCipher(key);
+  }
+
+  /** The settings to store, every credential value sealed (a client's text that looks sealed too). */
+  seal<T extends { credentials?: unknown }>(channels: readonly T[]): T[] {
+    return this.sealWith(channels, (v) => this.values.seal(v));
+  }
+
+  /** A device token (or any one value) as `seal` stores it: what SQL compares stored values with. */
+  sealValue(value: string): string {
+    return this.values.seal(value);
+  }
+
+  /** Stored settings with the values written before sealing began sealed, envelopes kept (the migration). */
+  sealStored(channels: readonly ChannelSettings[]): ChannelSettings[] {
+    return this.sealWith(channels, (v) => (SivValueCipher.isSealed(v) ? v : this.values.seal(v)));
+  }
+
+  /**
+   * The settings as written, from stored ones. A value stored before sealing began reads as it is.
+   * An envelope that does not open (altered, or another key) fails the whole read with a
+   * CREDENTIALS_UNREADABLE DomainError that names the subscriber, never with the stored text.
+   */
+  open(channels: readonly ChannelSettings[], subscriberId: string): ChannelSettings[] {
+    if (!channels.length) return channels as ChannelSettings[];
+    return this.opening(`the channel credentials of subscriber ${subscriberId}`, () =>
+      channels.map((c) => (c.credentials === undefined ? c : { ...c, credentials: walk(c.credentials as Json, (v) => this.openOne(v)) as ChannelSettings['credentials'] })),
+    );
+  }
+
+  /** A channel endpoint's address (a webhook URL, a chat channel or user, a phone number) to store: each value sealed. */
+  sealAddress(address: Readonly<Record<string, string>>): Record<string, string> {
+    return walk(address as Json, (v) => this.values.seal(v)) as Record<string, string>;
+  }
+
+  /** A stored address as written; fails as `open` does, naming the endpoint. */
+  openAddress(address: Readonly<Record<string, string>>, identifier: string): Record<string, string> {
+    return this.opening(`the address of channel endpoint ${identifier}`, () => walk(address as Json, (v) => this.openOne(v)) as Record<string, string>);
+  }
+
+  /** A stored address with the values written before sealing began sealed (the migration). */
+  sealStoredAddress(address: Readonly<Record<string, string>>): Record<string, string> {
+    return walk(address as Json, (v) => (SivValueCipher.isSealed(v) ? v : this.values.seal(v))) as Record<string, string>;
+  }
+
+  /**
+   * `target` with a `channels` property that opens `stored` when first read. On the delivery paths
+   * only channel steps read it: nothing is decrypted for the others, and credentials that do not
+   * open fail the step that needs them (with the error above), not the batch it was claimed with.
+   */
+  attach<T extends object>(target: T, stored: readonly ChannelSettings[] | null, subscriberId: string): T & { channels: ChannelSettings[] } {
+    let opened: ChannelSettings[] | undefined;
+    return Object.defineProperty(target, 'channels', {
+      enumerable: true,
+      get: () => (opened ??= this.open(stored ?? [], subscriberId)),
+    }) as T & { channels: ChannelSettings[] };
+  }
+
+  private openOne(value: string): string {
+    return SivValueCipher.isSealed(value) ? this.values.open(value) : value;
+  }
+
+  private opening<T>(what: string, read: () => T): T {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof SealedValueError)) throw error;
+      throw new DomainError('CREDENTIALS_UNREADABLE', `${what} cannot be decrypted (${error.message}): altered in the database, or encrypted with another HERALD_ENCRYPTION_KEY`);
+    }
+  }
+
+  private sealWith<T extends { credentials?: unknown }>(channels: readonly T[], f: (text: string) => string): T[] {
+    return channels.map((c) => (c.credentials === undefined ? c : { ...c, credentials: walk(c.credentials as Json, f) }));
+  }
+}
+
+/** `value` with every string in it (at any depth, in arrays and objects) replaced by `f` of it. */
+function walk(value: Json, f: (text: string) => string): Json {
+  if (typeof value === 'string') return f(value);
+  if (Array.isArray(value)) return value.map((v) => walk(v, f));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, f)]));
+  return value;
+}
