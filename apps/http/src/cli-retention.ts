@@ -20,7 +20,8 @@ export function retentionText({ days, own }: RetentionView): string {
 }
 
 const countsText = (c: PurgeCounts) =>
-  `${c.notifications} notifications, ${c.jobs} jobs, ${c.executionDetails} details, ${c.messages} messages, ${c.digestWindows} digests, ${c.events} events`;
+  `${c.notifications} notifications, ${c.jobs} jobs, ${c.executionDetails} details, ${c.messages} messages, ${c.digestWindows} digests, ${c.events} events, ` +
+  `${c.webhookEvents} webhook events (${c.webhookDeliveries} deliveries, ${c.webhookAttempts} attempts)`;
 
 /** `pnpm herald retention`: the setting in force and the purge's record of the latest days. */
 export async function retentionCommand(db: Database, serviceDefault: number, environment: string, lastDays: number): Promise<void> {

@@ -1,19 +1,13 @@
-import type { HistorySource, PurgeBatch, PurgeCounts, RecheckBatch, RetentionDayRecord, RetentionProgress, RetentionRepository } from '@herald/domain';
+import { NO_PURGE_COUNTS, type HistorySource, PurgeBatch, PurgeCounts, RecheckBatch, RetentionDayRecord, RetentionProgress, RetentionRepository } from '@herald/domain';
 import type { Pool } from 'pg';
-import { CLOSE_DAY, LIST_DAYS, LOCK_DAY, OLDEST, PROGRESS, PURGE_EVENTS, PURGE_NOTIFICATIONS, RECHECK_EVENTS, RECHECK_NOTIFICATIONS } from './retention-statements';
+import type { COUNT_COLUMNS } from './retention-sources';
+import { CLOSE_DAY, LIST_DAYS, LOCK_DAY, OLDEST, PROGRESS, SOURCE_STATEMENTS } from './retention-statements';
 import { inTransaction } from './transaction';
 
 const DAY_MS = 86_400_000;
 const NIL = '00000000-0000-0000-0000-000000000000';
 
-interface CountRow {
-  notifications: string;
-  jobs: string;
-  execution_details: string;
-  messages: string;
-  digest_windows: string;
-  events: string;
-}
+type CountRow = Record<(typeof COUNT_COLUMNS)[number], string>;
 
 interface BatchRow extends CountRow {
   scanned: number;
@@ -41,6 +35,9 @@ function counts(row: CountRow): PurgeCounts {
     messages: Number(row.messages),
     digestWindows: Number(row.digest_windows),
     events: Number(row.events),
+    webhookEvents: Number(row.webhook_events),
+    webhookDeliveries: Number(row.webhook_deliveries),
+    webhookAttempts: Number(row.webhook_attempts),
   };
 }
 
@@ -50,7 +47,7 @@ function dayRecord(row: DayRow): RetentionDayRecord {
 
 const batch = (row: BatchRow): RecheckBatch => ({ counts: counts(row), scanned: row.scanned, kept: row.kept, last: row.last });
 
-const NOTHING: RecheckBatch = { counts: counts({ notifications: '0', jobs: '0', execution_details: '0', messages: '0', digest_windows: '0', events: '0' }), scanned: 0, kept: 0, last: null };
+const NOTHING: RecheckBatch = { counts: NO_PURGE_COUNTS, scanned: 0, kept: 0, last: null };
 
 /**
  * Retention in PostgreSQL: the purge walks each environment's notifications and events by
@@ -76,16 +73,13 @@ export class SqlRetentionRepository implements RetentionRepository {
 
   purge(source: HistorySource, environmentId: string, day: Date, limit: number, now: Date): Promise<PurgeBatch> {
     return inTransaction(this.pool, async (client) => {
-      const { rows: [record] } = await client.query<{ state: string; notifications_at: Date | null; notifications_id: string | null; events_at: Date | null; events_id: string | null }>(
-        LOCK_DAY,
-        [environmentId, dateText(day), now],
-      );
-      if (record.state === 'purged') return { counts: NOTHING.counts, scanned: 0, kept: 0 };
-      const [after, afterId] = source === 'notifications' ? [record.notifications_at, record.notifications_id] : [record.events_at, record.events_id];
-      const bounds = [day, new Date(day.getTime() + DAY_MS), after ?? '-infinity', afterId ?? NIL, limit];
-      const statement = source === 'notifications' ? PURGE_NOTIFICATIONS : PURGE_EVENTS;
-      const values = [environmentId, dateText(day), ...bounds, ...(source === 'notifications' ? [now] : [])];
-      const { counts, scanned, kept } = batch((await client.query<BatchRow>(statement, values)).rows[0]);
+      const { rows: [record] } = await client.query<Record<string, unknown> & { state: string }>(LOCK_DAY, [environmentId, dateText(day), now]);
+      if (record.state === 'purged') return { counts: NO_PURGE_COUNTS, scanned: 0, kept: 0 };
+      const after = record[`${source}_at`] ?? '-infinity';
+      const afterId = record[`${source}_id`] ?? NIL;
+      const statement = SOURCE_STATEMENTS[source];
+      const values = [environmentId, dateText(day), day, new Date(day.getTime() + DAY_MS), after, afterId, limit, ...(statement.readsNow ? [now] : [])];
+      const { counts, scanned, kept } = batch((await client.query<BatchRow>(statement.purge, values)).rows[0]);
       return { counts, scanned, kept };
     });
   }
@@ -94,8 +88,8 @@ export class SqlRetentionRepository implements RetentionRepository {
     return inTransaction(this.pool, async (client) => {
       const { rows: [record] } = await client.query<{ state: string }>(LOCK_DAY, [environmentId, dateText(day), now]);
       if (record.state === 'purged') return NOTHING;
-      const values = [environmentId, dateText(day), after, limit, ...(source === 'notifications' ? [now] : [])];
-      return batch((await client.query<BatchRow>(source === 'notifications' ? RECHECK_NOTIFICATIONS : RECHECK_EVENTS, values)).rows[0]);
+      const statement = SOURCE_STATEMENTS[source];
+      return batch((await client.query<BatchRow>(statement.recheck, [environmentId, dateText(day), after, limit, ...(statement.readsNow ? [now] : [])])).rows[0]);
     });
   }
 

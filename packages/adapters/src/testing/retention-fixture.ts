@@ -5,6 +5,7 @@ import type { Pool } from 'pg';
 import { SqlRetentionRepository } from '../persistence/sql-retention-repository';
 import { contractEnvironments } from './contract-environments';
 import { historyTarget } from './delivery-history-rows';
+import { insertWebhookHistory, settleWebhookEvent } from './webhook-history-rows';
 
 /**
  * The retention contract's fixture on PostgreSQL: seeded rows are written as the service writes
@@ -80,6 +81,8 @@ export async function sqlRetentionFixture(pool: Pool): Promise<RetentionFixture>
       for (const row of rows) ids.push(await seedOne(row));
       return ids;
     },
+    seedWebhookEvents: (rows) => insertWebhookHistory(pool, rows),
+    settleWebhookEvent: (id) => settleWebhookEvent(pool, id),
     async settle(notificationId) {
       await pool.query(`UPDATE digest_windows SET status = 'closed' WHERE id IN (SELECT digest_window_id FROM jobs WHERE notification_id = $1)`, [notificationId]);
       await pool.query(`UPDATE jobs SET status = 'completed' WHERE notification_id = $1 AND status IN ('pending', 'queued', 'running', 'delayed')`, [notificationId]);
@@ -93,7 +96,10 @@ export async function sqlRetentionFixture(pool: Pool): Promise<RetentionFixture>
                 (SELECT count(*)::int FROM execution_details WHERE environment_id = $1) AS "executionDetails",
                 (SELECT count(*)::int FROM messages WHERE environment_id = $1) AS "messages",
                 (SELECT count(*)::int FROM digest_windows WHERE environment_id = $1) AS "digestWindows",
-                (SELECT count(*)::int FROM events WHERE environment_id = $1) AS "events"`,
+                (SELECT count(*)::int FROM events WHERE environment_id = $1) AS "events",
+                (SELECT count(*)::int FROM webhook_events WHERE environment_id = $1) AS "webhookEvents",
+                (SELECT count(*)::int FROM webhook_deliveries WHERE environment_id = $1) AS "webhookDeliveries",
+                (SELECT count(*)::int FROM webhook_attempts a JOIN webhook_endpoints e ON e.id = a.endpoint_id WHERE e.environment_id = $1) AS "webhookAttempts"`,
         [environmentId],
       );
       return row;

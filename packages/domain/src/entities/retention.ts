@@ -13,10 +13,13 @@ export interface RetentionView {
 }
 
 /** A table whose rows the purge walks day by day; the rest go with them (see PurgeCounts). */
-export type HistorySource = 'notifications' | 'events';
-export const HISTORY_SOURCES: readonly HistorySource[] = ['notifications', 'events'];
+export type HistorySource = 'notifications' | 'events' | 'webhook_events';
+export const HISTORY_SOURCES: readonly HistorySource[] = ['notifications', 'events', 'webhook_events'];
 
-/** Rows removed, per table. A notification takes its jobs, their execution details, its messages and the digest windows it led. */
+/**
+ * Rows removed, per table. A notification takes its jobs, their execution details, its messages and
+ * the digest windows it led; an outbound webhook event its deliveries and their attempts.
+ */
 export interface PurgeCounts {
   notifications: number;
   jobs: number;
@@ -24,19 +27,27 @@ export interface PurgeCounts {
   messages: number;
   digestWindows: number;
   events: number;
+  webhookEvents: number;
+  webhookDeliveries: number;
+  webhookAttempts: number;
 }
 
-export const NO_PURGE_COUNTS: PurgeCounts = { notifications: 0, jobs: 0, executionDetails: 0, messages: 0, digestWindows: 0, events: 0 };
+export const NO_PURGE_COUNTS: PurgeCounts = {
+  notifications: 0,
+  jobs: 0,
+  executionDetails: 0,
+  messages: 0,
+  digestWindows: 0,
+  events: 0,
+  webhookEvents: 0,
+  webhookDeliveries: 0,
+  webhookAttempts: 0,
+};
 
 export function addCounts(a: PurgeCounts, b: PurgeCounts): PurgeCounts {
-  return {
-    notifications: a.notifications + b.notifications,
-    jobs: a.jobs + b.jobs,
-    executionDetails: a.executionDetails + b.executionDetails,
-    messages: a.messages + b.messages,
-    digestWindows: a.digestWindows + b.digestWindows,
-    events: a.events + b.events,
-  };
+  const sum = { ...a };
+  for (const key of Object.keys(sum) as Array<keyof PurgeCounts>) sum[key] += b[key];
+  return sum;
 }
 
 /**

@@ -7,6 +7,8 @@ retentionRepositoryContract('in memory', async () => {
     repo,
     environments: ['env-a', 'env-b'],
     seed: (rows) => repo.seed(rows),
+    seedWebhookEvents: (rows) => repo.seedWebhookEvents(rows),
+    settleWebhookEvent: (id) => repo.settleWebhookEvent(id),
     settle: (id) => repo.settle(id),
     left: (environmentId) => repo.left(environmentId),
     has: (id) => repo.has(id),

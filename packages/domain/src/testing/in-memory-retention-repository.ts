@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NO_PURGE_COUNTS, type HistorySource, type PurgeCounts, type RetentionDayRecord } from '../entities/retention';
+import { addCounts, HISTORY_SOURCES, NO_PURGE_COUNTS, type HistorySource, type PurgeCounts, type RetentionDayRecord } from '../entities/retention';
 import type { PurgeBatch, RecheckBatch, RetentionProgress, RetentionRepository } from '../ports/retention-repository';
 
 /** One notification of seeded history: an inline in-app message, and optionally one job with a detail and a message. */
@@ -19,13 +19,22 @@ export interface HistorySeed {
   snoozedUntil?: Date;
 }
 
+/** One outbound webhook event of seeded history: one delivery per status given, each with `attempts` attempts (default 1). */
+export interface WebhookHistorySeed {
+  environmentId: string;
+  createdAt: Date;
+  deliveries: Array<'pending' | 'succeeded' | 'failed'>;
+  attempts?: number;
+}
+
 /** What is left of seeded history in one environment. */
 export type HistoryLeft = PurgeCounts;
 
 interface Notification { id: string; environmentId: string; eventId: string; createdAt: Date; inlineJobId: string }
 interface Job { id: string; notificationId: string; status: string; windowId: string | null }
 interface Message { jobId: string; snoozedUntil: Date | null; environmentId: string }
-interface Day { record: RetentionDayRecord; notificationsAfter: [number, string] | null; eventsAfter: [number, string] | null }
+interface WebhookEvent { id: string; environmentId: string; createdAt: Date; deliveries: Array<{ status: string; attempts: number }> }
+interface Day { record: RetentionDayRecord; after: Record<HistorySource, [number, string] | null> }
 
 const DAY_MS = 86_400_000;
 const UNFINISHED = new Set(['pending', 'queued', 'running', 'delayed']);
@@ -44,6 +53,7 @@ export class InMemoryRetentionRepository implements RetentionRepository {
   private messages: Message[] = [];
   private windows = new Map<string, { id: string; environmentId: string; status: string; leaderJobId: string | null }>();
   private events = new Map<string, { id: string; environmentId: string; createdAt: Date; status: string }>();
+  private webhookEvents = new Map<string, WebhookEvent>();
   private eventKeys = new Map<string, string>();
   private windowKeys = new Map<string, string>();
   private ledger = new Map<string, Day>();
@@ -78,6 +88,21 @@ export class InMemoryRetentionRepository implements RetentionRepository {
     });
   }
 
+  /** Adds outbound webhook events with their deliveries and attempts (ids in order). */
+  async seedWebhookEvents(rows: WebhookHistorySeed[]): Promise<string[]> {
+    return rows.map((row) => {
+      const id = randomUUID();
+      const deliveries = row.deliveries.map((status) => ({ status, attempts: row.attempts ?? 1 }));
+      this.webhookEvents.set(id, { id, environmentId: row.environmentId, createdAt: row.createdAt, deliveries });
+      return id;
+    });
+  }
+
+  /** Ends the pending deliveries of a webhook event: they succeeded. */
+  async settleWebhookEvent(id: string): Promise<void> {
+    for (const delivery of this.webhookEvents.get(id)?.deliveries ?? []) if (delivery.status === 'pending') delivery.status = 'succeeded';
+  }
+
   /** What is left in the environment. */
   async left(environmentId: string): Promise<HistoryLeft> {
     const notifications = new Set(this.notifications.filter((n) => n.environmentId === environmentId).map((n) => n.id));
@@ -90,6 +115,7 @@ export class InMemoryRetentionRepository implements RetentionRepository {
       messages: this.messages.filter((m) => m.environmentId === environmentId).length,
       digestWindows: [...this.windows.values()].filter((w) => w.environmentId === environmentId).length,
       events: [...this.events.values()].filter((e) => e.environmentId === environmentId).length,
+      ...this.webhookLeft([...this.webhookEvents.values()].filter((e) => e.environmentId === environmentId)),
     };
   }
 
@@ -117,7 +143,7 @@ export class InMemoryRetentionRepository implements RetentionRepository {
   }
 
   async oldestDay(environmentId: string, from: Date | null, before: Date): Promise<Date | null> {
-    const times = [...this.notifications, ...this.events.values()]
+    const times = [...this.notifications, ...this.events.values(), ...this.webhookEvents.values()]
       .filter((r) => r.environmentId === environmentId && r.createdAt < before && (!from || r.createdAt >= from))
       .map((r) => r.createdAt.getTime());
     return times.length ? new Date(Math.floor(Math.min(...times) / DAY_MS) * DAY_MS) : null;
@@ -127,14 +153,13 @@ export class InMemoryRetentionRepository implements RetentionRepository {
     const entry = this.open(environmentId, day, now);
     if (entry.record.state === 'purged') return this.nothing();
     const end = new Date(day.getTime() + DAY_MS);
-    const cursor = source === 'notifications' ? entry.notificationsAfter : entry.eventsAfter;
-    const rows: Array<{ id: string; createdAt: Date; environmentId: string }> = source === 'notifications' ? this.notifications : [...this.events.values()];
+    const cursor = entry.after[source];
+    const rows: Array<{ id: string; createdAt: Date; environmentId: string }> =
+      source === 'notifications' ? this.notifications : source === 'events' ? [...this.events.values()] : [...this.webhookEvents.values()];
     const scanned = rows.filter((r) => r.environmentId === environmentId && r.createdAt >= day && r.createdAt < end).filter(after(cursor)).sort(byTime).slice(0, limit);
     const last = scanned.at(-1);
     if (last) {
-      const position: [number, string] = [last.createdAt.getTime(), last.id];
-      if (source === 'notifications') entry.notificationsAfter = position;
-      else entry.eventsAfter = position;
+      entry.after[source] = [last.createdAt.getTime(), last.id];
     }
     const result = this.remove(source, scanned.map((r) => r.id), now);
     for (const id of result.held) this.keptSet(environmentId, day, source).add(id);
@@ -172,7 +197,8 @@ export class InMemoryRetentionRepository implements RetentionRepository {
     const key = `${environmentId}|${day.toISOString()}`;
     let entry = this.ledger.get(key);
     if (!entry) {
-      entry = { record: { environmentId, day, state: 'purging', counts: { ...NO_PURGE_COUNTS }, kept: 0, startedAt: now, purgedAt: null }, notificationsAfter: null, eventsAfter: null };
+      const record: RetentionDayRecord = { environmentId, day, state: 'purging', counts: { ...NO_PURGE_COUNTS }, kept: 0, startedAt: now, purgedAt: null };
+      entry = { record, after: { notifications: null, events: null, webhook_events: null } };
       this.ledger.set(key, entry);
     }
     return entry;
@@ -185,7 +211,7 @@ export class InMemoryRetentionRepository implements RetentionRepository {
   }
 
   private keptCount(environmentId: string, day: Date): number {
-    return this.keptSet(environmentId, day, 'notifications').size + this.keptSet(environmentId, day, 'events').size;
+    return HISTORY_SOURCES.reduce((sum, source) => sum + this.keptSet(environmentId, day, source).size, 0);
   }
 
   /** Removes the rows of `ids` that are not in flight, with what belongs to them; returns the held ones. */
@@ -193,6 +219,12 @@ export class InMemoryRetentionRepository implements RetentionRepository {
     const counts = { ...NO_PURGE_COUNTS };
     const held: string[] = [];
     for (const id of ids) {
+      if (source === 'webhook_events') {
+        const event = this.webhookEvents.get(id);
+        if (event?.deliveries.some((d) => d.status === 'pending')) held.push(id);
+        else if (event && this.webhookEvents.delete(id)) Object.assign(counts, addCounts(counts, { ...NO_PURGE_COUNTS, ...this.webhookLeft([event]) }));
+        continue;
+      }
       if (source === 'events') {
         const event = this.events.get(id);
         if (event && (event.status === 'fanning_out' || this.notifications.some((n) => n.eventId === id))) held.push(id);
@@ -221,6 +253,11 @@ export class InMemoryRetentionRepository implements RetentionRepository {
       this.messages = this.messages.filter((m) => !jobIds.has(m.jobId));
     }
     return { counts, held };
+  }
+
+  private webhookLeft(events: WebhookEvent[]): Pick<PurgeCounts, 'webhookEvents' | 'webhookDeliveries' | 'webhookAttempts'> {
+    const deliveries = events.flatMap((e) => e.deliveries);
+    return { webhookEvents: events.length, webhookDeliveries: deliveries.length, webhookAttempts: deliveries.reduce((sum, d) => sum + d.attempts, 0) };
   }
 
   private inFlight(notification: Notification, now: Date): boolean {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_PURGE_COUNTS, type PurgeCounts } from '../entities/retention';
 import type { RetentionRepository } from '../ports/retention-repository';
-import type { HistoryLeft, HistorySeed } from './in-memory-retention-repository';
+import type { HistoryLeft, HistorySeed, WebhookHistorySeed } from './in-memory-retention-repository';
 
 /** A repository over history a test seeds, in two environments no other test writes to. */
 export interface RetentionFixture {
@@ -9,6 +9,10 @@ export interface RetentionFixture {
   environments: [string, string];
   /** Adds history; ids in order. A row given the id of one removed is put back (a restore). */
   seed(rows: HistorySeed[]): Promise<string[]>;
+  /** Adds outbound webhook events with their deliveries and attempts; ids in order. */
+  seedWebhookEvents(rows: WebhookHistorySeed[]): Promise<string[]>;
+  /** The webhook event's pending deliveries succeed. */
+  settleWebhookEvent(id: string): Promise<void>;
   /** Ends what kept the notification in flight (see InMemoryRetentionRepository.settle). */
   settle(notificationId: string): Promise<void>;
   left(environmentId: string): Promise<HistoryLeft>;
@@ -104,6 +108,34 @@ export function retentionRepositoryContract(name: string, setup: () => Promise<R
       expect(await left(a)).toEqual(counts({ notifications: 5, jobs: 5, executionDetails: 5, messages: 10, events: 5 }));
       const [record] = await repo.days(a, 10);
       expect(record).toMatchObject({ state: 'purged', counts: done });
+    });
+
+    it('removes webhook events with their deliveries and attempts once none is pending, and keeps the others until then', async () => {
+      const { repo, environments: [a, b], seedWebhookEvents, settleWebhookEvent, left } = await setup();
+      const [, retrying, unsent] = await seedWebhookEvents([
+        { environmentId: a, createdAt: at(0, 1), deliveries: ['succeeded', 'failed'], attempts: 2 },
+        { environmentId: a, createdAt: at(0, 2), deliveries: ['succeeded', 'pending'] },
+        { environmentId: a, createdAt: at(0, 3), deliveries: ['pending'], attempts: 0 },
+        { environmentId: a, createdAt: at(1, 0), deliveries: ['succeeded'] },
+        { environmentId: b, createdAt: at(0, 1), deliveries: ['succeeded'] },
+      ]);
+      expect(await repo.oldestDay(a, null, at(5))).toEqual(DAY);
+      expect(await repo.purge('webhook_events', a, DAY, 100, NOW)).toEqual({
+        counts: counts({ webhookEvents: 1, webhookDeliveries: 2, webhookAttempts: 4 }),
+        scanned: 3,
+        kept: 2,
+      });
+      expect(await left(a)).toEqual(counts({ webhookEvents: 3, webhookDeliveries: 4, webhookAttempts: 3 }));
+      expect(await left(b)).toEqual(counts({ webhookEvents: 1, webhookDeliveries: 1, webhookAttempts: 1 }));
+      expect(await repo.closeDay(a, DAY, NOW)).toMatchObject({ state: 'purging', kept: 2 });
+      await settleWebhookEvent(retrying);
+      expect((await repo.recheck('webhook_events', a, DAY, null, 100, NOW)).counts).toEqual(counts({ webhookEvents: 1, webhookDeliveries: 2, webhookAttempts: 2 }));
+      await settleWebhookEvent(unsent);
+      expect(await repo.recheck('webhook_events', a, DAY, null, 100, NOW)).toMatchObject({ counts: counts({ webhookEvents: 1, webhookDeliveries: 1 }), scanned: 1, kept: 0 });
+      const record = await repo.closeDay(a, DAY, NOW);
+      expect(record).toMatchObject({ state: 'purged', kept: 0 });
+      expect(record.counts).toEqual(counts({ webhookEvents: 3, webhookDeliveries: 5, webhookAttempts: 6 }));
+      expect(await left(a)).toEqual(counts({ webhookEvents: 1, webhookDeliveries: 1, webhookAttempts: 1 }));
     });
 
     it('counts each row once when batches of one day run at the same time', async () => {

@@ -48,7 +48,26 @@ describe('PurgeExpiredHistory', () => {
     expect(report).toMatchObject({ finished: true, keeping: [], counts: { notifications: 2, jobs: 2, executionDetails: 2, messages: 4, digestWindows: 0, events: 2 } });
     expect(report.purged.sort()).toEqual(['development 2026-10-19', 'production 2026-08-20']);
     expect([await history.has(devOld), await history.has(devYoung), await history.has(prodOld), await history.has(prodYoung)]).toEqual([false, true, false, true]);
-    expect(await history.left(dev.id)).toEqual({ notifications: 1, jobs: 1, executionDetails: 1, messages: 2, digestWindows: 0, events: 1 });
+    expect(await history.left(dev.id)).toEqual({ ...NO_PURGE_COUNTS, notifications: 1, jobs: 1, executionDetails: 1, messages: 2, events: 1 });
+  });
+
+  it('removes outbound webhook events past the retention with their deliveries and attempts, and one still retrying once it is done', async () => {
+    const { dev, prod, history, purge } = await setup({ devDays: 30 });
+    const [, retrying] = await history.seedWebhookEvents([
+      { environmentId: dev.id, createdAt: daysAgo(40), deliveries: ['succeeded', 'failed'], attempts: 3 },
+      { environmentId: dev.id, createdAt: daysAgo(40, 1), deliveries: ['pending'] },
+      { environmentId: dev.id, createdAt: daysAgo(29), deliveries: ['succeeded'] },
+      { environmentId: prod.id, createdAt: daysAgo(40), deliveries: ['succeeded'] },
+    ]);
+    const first = await purge.execute();
+    expect(first).toMatchObject({ finished: true, purged: [], keeping: [{ day: 'development 2026-10-19', kept: 1 }] });
+    expect(first.counts).toEqual({ ...NO_PURGE_COUNTS, webhookEvents: 1, webhookDeliveries: 2, webhookAttempts: 6 });
+    expect((await history.left(dev.id)).webhookEvents).toBe(2);
+    await history.settleWebhookEvent(retrying);
+    const second = await purge.execute();
+    expect(second).toMatchObject({ purged: ['development 2026-10-19'], counts: { webhookEvents: 1, webhookDeliveries: 1, webhookAttempts: 1 } });
+    expect((await history.left(dev.id)).webhookEvents).toBe(1);
+    expect((await history.left(prod.id)).webhookEvents).toBe(1);
   });
 
   it('keeps a row at least its retention and removes it within the day after', async () => {
@@ -98,7 +117,7 @@ describe('PurgeExpiredHistory', () => {
     await seed(Array.from({ length: 12 }, (_, i) => ({ in: i % 2 ? prod : dev, createdAt: daysAgo(100 + (i % 3), i), jobStatus: 'completed' })));
     const runs = [];
     for (let i = 0; i < 20; i++) {
-      const report = await purge.execute({ budgetMs: 15 });
+      const report = await purge.execute({ budgetMs: 25 });
       runs.push(report);
       if (report.finished) break;
     }
