@@ -26,7 +26,7 @@ async function smtpIntegration(identifier: string, smtp: SmtpFake, configuration
 async function send(through: string, to: Array<{ subscriberId: string; email: string }>, transactionId: string) {
   const res = await svc.request('/v1/events/trigger', { method: 'POST', json: { name: 'limited-mail', to, payload: { route: through }, transactionId } });
   expect(res.status).toBe(201);
-  return waitFor(() => finishedSteps(svc.databaseUrl, transactionId), 60_000, 200);
+  return waitFor(() => finishedSteps(svc.databaseUrl, transactionId), 25_000, 200);
 }
 
 /** Every address once: sorted, what arrived equals what was sent to. */
@@ -52,6 +52,8 @@ describe('send limits of an integration, at the SMTP server', () => {
     const to = recipients('rated', 60);
     const steps = await send('rated', to, 'tx-rated');
     expect(steps.map((s) => s.status)).toEqual(Array(60).fill('completed'));
+    // Each sent at its first attempt: nothing failed and went to retry.
+    expect(steps.flatMap((s) => s.details.map((d) => d.status))).toEqual(Array(60).fill('Success'));
     // Give a duplicate time to show up.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(arrivedOnce(rated)).toEqual(to.map((r) => r.email).sort());
@@ -59,13 +61,14 @@ describe('send limits of an integration, at the SMTP server', () => {
     const times = rated.messages.map((m) => m.at).sort((a, b) => a - b);
     // Slots are 50 ms apart: the 60th is 2.95 s after the first. Unlimited, all 60 arrive within a few hundred ms.
     expect(times.at(-1)! - times[0]).toBeGreaterThanOrEqual((60 / 20 - 1) * 1000 - 100);
-    // No second holds more than the rate, give or take the jitter of a loaded machine (unlimited: 60).
+    // No second holds more than the rate, but for a stall at either end, which can bunch one email per
+    // open connection (nodemailer's pool of 5). Unlimited, one second holds all 60.
     let most = 0;
     for (let last = 0, first = 0; last < times.length; last++) {
       while (times[last] - times[first] >= 1000) first++;
       most = Math.max(most, last - first + 1);
     }
-    expect(most).toBeLessThanOrEqual(20 + 3);
+    expect(most).toBeLessThanOrEqual(20 + 5);
   });
 
   it('an integration with maxConcurrentSends 2 never has more than 2 connections open at the SMTP server, and sends every email once', async () => {
