@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '@herald/adapters';
 import { insertWorkflowWithSteps, query } from './support/fixtures';
 import { SENDGRID_KEY, startSendGridReceiver, startSmtpReceiver, type EmailReceiver } from './support/email-receivers';
-import { report, requestWithKey, spawnHerald, stopHerald } from './support/herald';
+import { postgresCpuSeconds, processCpuSeconds, report, requestWithKey, spawnHerald, stopHerald } from './support/herald';
 
 // Issue 43: an email fan-out to EMAIL_SEND_SUBSCRIBERS subscribers (10,000) from one topic trigger,
 // timed from the trigger to the last email the receiver took, (a) through a loopback SMTP server with
@@ -47,23 +47,31 @@ async function integration(providerId: string, route: string, credentials: Recor
   if (res.status !== 201) throw new Error(`creating the ${route} integration failed: ${res.status} ${await res.text()}`);
 }
 
+/** CPU seconds so far of the service's process and of its PostgreSQL (`checkpointer`: one of its processes). */
+const serviceCpu = async (checkpointer: number) => ({ service: await processCpuSeconds(child.pid!), postgres: await postgresCpuSeconds(checkpointer) });
+let checkpointer = 0;
+
 /** One trigger to the whole topic, sent through the integration of `route`; resolves when every email has arrived. */
-async function fanOut(receiver: EmailReceiver, route: string, transactionId: string): Promise<number> {
+async function fanOut(receiver: EmailReceiver, route: string, transactionId: string): Promise<{ ms: number; cpu: { service: number; postgres: number } }> {
+  const before = await serviceCpu(checkpointer);
   receiver.reset();
   const started = performance.now();
   const res = await api('/v1/events/trigger', { name: 'email-send', to: { type: 'Topic', topicKey: 'readers' }, payload: { route }, transactionId });
   if (res.status !== 201) throw new Error(`trigger failed: ${res.status} ${await res.text()}`);
   await receiver.received(SUBSCRIBERS);
-  return receiver.arrivals.at(-1)! - started;
+  const ms = receiver.arrivals.at(-1)! - started;
+  const after = await serviceCpu(checkpointer);
+  return { ms, cpu: { service: after.service - before.service, postgres: after.postgres - before.postgres } };
 }
 
 /** The bare loop (support/email-bare-loop.mjs) in its own process; timed from its start signal to the last arrival. */
-async function bareLoop(receiver: EmailReceiver, kind: 'smtp' | 'sendgrid', target: string): Promise<number> {
+async function bareLoop(receiver: EmailReceiver, kind: 'smtp' | 'sendgrid', target: string): Promise<{ ms: number; cpuSeconds: number }> {
   const script = fileURLToPath(new URL('./support/email-bare-loop.mjs', import.meta.url));
   const loop = spawn(process.execPath, [script, kind, target, String(SUBSCRIBERS), String(CONNECTIONS), SENDGRID_KEY], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((resolve) => loop.on('exit', resolve));
   const lines = createInterface({ input: loop.stdout! });
-  const said = (word: string) => new Promise<void>((resolve) => lines.on('line', (line) => line === word && resolve()));
+  const said = (word: string) => new Promise<string>((resolve) => lines.on('line', (line) => line.split(' ')[0] === word && resolve(line)));
+  const done = said('done');
   await Promise.race([said('ready'), exited.then((code) => Promise.reject(new Error(`the bare ${kind} loop exited with ${code}`)))]);
   receiver.reset();
   const started = performance.now();
@@ -71,7 +79,7 @@ async function bareLoop(receiver: EmailReceiver, kind: 'smtp' | 'sendgrid', targ
   await receiver.received(SUBSCRIBERS);
   const code = await exited;
   if (code !== 0) throw new Error(`the bare ${kind} loop exited with ${code}`);
-  return receiver.arrivals.at(-1)! - started;
+  return { ms: receiver.arrivals.at(-1)! - started, cpuSeconds: Number((await done).split(' ')[1]) };
 }
 
 /** Every subscriber's address exactly once. */
@@ -84,11 +92,14 @@ const perSecond = (ms: number) => Math.round((SUBSCRIBERS / ms) * 1000);
 
 /** Herald beside the bare loop for one receiver, printed; the ratio is Herald's rate over the loop's. */
 async function compare(name: string, receiver: EmailReceiver, route: string, kind: 'smtp' | 'sendgrid', target: string) {
-  const heraldMs = await fanOut(receiver, route, `email-send-${route}`);
+  const { ms: heraldMs, cpu } = await fanOut(receiver, route, `email-send-${route}`);
   checkRecipients(receiver, `Herald through ${name}`);
   const heraldPeak = receiver.peakConnections;
-  const bareMs = await bareLoop(receiver, kind, target);
+  const { ms: bareMs, cpuSeconds } = await bareLoop(receiver, kind, target);
   checkRecipients(receiver, `the bare ${name} loop`);
+  // CPU per email moves less than rates do on a shared machine.
+  const perEmail = (seconds: number) => ((seconds * 1000) / SUBSCRIBERS).toFixed(2);
+  report(`${name}: CPU per email, Herald's service + its PostgreSQL / the bare loop's process`, `${perEmail(cpu.service)} + ${perEmail(cpu.postgres)} / ${perEmail(cpuSeconds)}`, 'ms');
   report(`${name}: Herald, ${SUBSCRIBERS}-subscriber fan-out, trigger to last email received (${heraldPeak} connections at the receiver)`, perSecond(heraldMs), `emails/s (${Math.round(heraldMs)} ms)`);
   report(`${name}: bare loop of the official client, ${CONNECTIONS} connections (${receiver.peakConnections} at the receiver)`, perSecond(bareMs), `emails/s (${Math.round(bareMs)} ms)`);
   report(`${name}: Herald / bare loop`, Math.round((bareMs / heraldMs) * 100) / 100, 'x', '>= 0.8x');
@@ -123,6 +134,7 @@ try {
     [SUBSCRIBERS],
   );
   await query(db, 'VACUUM ANALYZE');
+  [{ pid: checkpointer }] = await query<{ pid: number }>(db, "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'");
   const smtpCredentials = { host: smtp.host, port: String(smtp.port), from: 'shop@herald.test', senderName: 'Shop' };
   await integration('nodemailer', 'smtp', smtpCredentials, { maxConcurrentSends: CONNECTIONS });
   await integration('sendgrid', 'sendgrid', { apiKey: SENDGRID_KEY, from: 'shop@herald.test', senderName: 'Shop' }, { maxConcurrentSends: CONNECTIONS });
@@ -142,7 +154,7 @@ try {
     // A stall of this process (the receiver's) bunches arrivals at the receiver however evenly they were sent.
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
-    const limitedMs = await fanOut(smtp, 'limited', 'email-send-limited');
+    const { ms: limitedMs } = await fanOut(smtp, 'limited', 'email-send-limited');
     lag.disable();
     checkRecipients(smtp, 'Herald through the rate-limited integration');
     const { steady, maxInSecond } = rateKept(smtp.arrivals);

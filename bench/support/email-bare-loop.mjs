@@ -52,5 +52,8 @@ process.stdout.write('ready\n');
 const lines = createInterface({ input: process.stdin });
 await new Promise((resolve) => lines.once('line', resolve));
 lines.close();
+const cpu = process.cpuUsage();
 await run();
-process.stdout.write('done\n');
+const used = process.cpuUsage(cpu);
+// The CPU seconds the sending took, for the parent's per-email figure.
+process.stdout.write(`done ${(used.user + used.system) / 1e6}\n`);
