@@ -47,6 +47,22 @@ describe('NodemailerEmailProvider against a real SMTP server', () => {
     await expect(provider.send(message(), { ...credentials(), port: '1' })).rejects.toMatchObject({ retryable: true });
   });
 
+  it('sends that start together share one pool of maxConnections connections and all arrive', async () => {
+    const server = await startSmtpFake();
+    const fresh = new NodemailerEmailProvider({ allowPrivateNetworks: true, timeoutMs: 5_000 });
+    try {
+      const account = { host: server.host, port: String(server.port), from: 'noreply@herald.test' };
+      const sends = Array.from({ length: 20 }, (_, i) => fresh.send({ ...message(), to: { email: `r${i}@example.com`, subscriberId: `r${i}` } }, account, { maxConnections: 3 }));
+      expect((await Promise.allSettled(sends)).filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(server.messages.flatMap((m) => m.envelope.to).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `r${i}@example.com`).sort());
+      // A pool made per concurrent first send would open more, and close the others' under them.
+      expect(server.peakConnections).toBeLessThanOrEqual(3);
+    } finally {
+      await fresh.close();
+      await server.close();
+    }
+  });
+
   it('refuses a private SMTP host unless the operator allows private networks', async () => {
     const guarded = new NodemailerEmailProvider({ allowPrivateNetworks: false });
     await expect(guarded.send(message(), credentials())).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('refused to connect') });

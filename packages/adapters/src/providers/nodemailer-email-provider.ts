@@ -72,6 +72,11 @@ export class NodemailerEmailProvider implements DeliveryProvider {
     if (cached) return cached;
     const timeout = this.options.timeoutMs ?? TIMEOUT_MS;
     const nodemailer = await sdk();
+    // Sends that arrived together all waited for the SDK: the first to get here makes the pool, the
+    // others take it. A second pool under the same key would close the first (the cache's dispose)
+    // under the sends it carries.
+    const made = this.pools.get(key);
+    if (made) return made;
     const transport = nodemailer.createTransport({
       pool: true,
       maxConnections,

@@ -26,12 +26,30 @@ describe('SendGate', () => {
   it('waits for each rate slot: at 4/s the fourth send starts 750 ms after the first', async () => {
     let clock = 0;
     const slept: number[] = [];
-    const gate = new SendGate(new InMemorySendRateLimiter(new Map(), () => clock), async (ms) => void slept.push(ms));
+    const sleep = async (ms: number) => void (slept.push(ms), (clock += ms));
+    const gate = new SendGate(new InMemorySendRateLimiter(new Map(), () => clock), sleep, undefined, () => clock);
     for (let i = 0; i < 4; i++) released(await gate.enter({ id: 'rated', configurations: { sendRatePerSecond: 4 } })).release();
-    expect(slept).toEqual([250, 500, 750]);
-    clock = 1_000;
+    expect(slept).toEqual([250, 250, 250]);
+    expect(clock).toBe(750);
+    clock = 2_000;
     released(await gate.enter({ id: 'rated', configurations: { sendRatePerSecond: 4 } }));
-    expect(slept).toEqual([250, 500, 750]);
+    expect(slept).toEqual([250, 250, 250]);
+  });
+
+  it('spaces sends that missed their slots waiting for a connection: at 4/s, 250 ms apart, not all at once', async () => {
+    let clock = 0;
+    const slept: number[] = [];
+    const gate = new SendGate(new InMemorySendRateLimiter(new Map(), () => 0), async (ms) => void slept.push(ms), undefined, () => clock);
+    const integration = { id: 'busy', configurations: { sendRatePerSecond: 4, maxConcurrentSends: 1 } };
+    const first = released(await gate.enter(integration));
+    const rest = Array.from({ length: 3 }, () => gate.enter(integration).then((t) => released(t).release()));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(slept).toEqual([250, 500, 750]); // their slots
+    // The first send held the only connection for 2 s: every later slot has passed.
+    clock = 2_000;
+    first.release();
+    await Promise.all(rest);
+    expect(slept.slice(3)).toEqual([250, 500]);
   });
 
   it('queues a send whose slot is past the horizon instead of waiting or failing it', async () => {
