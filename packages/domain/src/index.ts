@@ -10,6 +10,7 @@ export * from './ports/subscriber-repository';
 export * from './ports/tenancy-repository';
 export * from './use-cases/subscribers/create-subscriber';
 export * from './use-cases/subscribers/update-subscriber';
+export * from './use-cases/subscribers/set-subscriber-credentials';
 export * from './use-cases/subscribers/bulk-create-subscribers';
 export * from './use-cases/subscribers/subscriber-queries';
 export * from './use-cases/subscribers/delete-subscriber';
