@@ -130,6 +130,7 @@ export * from './entities/activity';
 export * from './ports/activity-repository';
 export * from './use-cases/activity/list-activity';
 export * from './use-cases/activity/get-activity-notification';
+export * from './use-cases/activity/get-trigger-progress';
 export * from './entities/inbox';
 export * from './rules/inbox-patch';
 export * from './rules/inbox-selection';
