@@ -241,6 +241,31 @@ describe('the activity log through the @novu/api SDK', () => {
     expect(await list({ topicKey: 'gone' })).toEqual(['tx-6/ada']);
   });
 
+  it('filters by the statuses of the steps, a Herald extension (an unknown status is a 422 naming it)', async () => {
+    const statuses = async (query: string) => {
+      const res = await svc.request(`/v1/notifications?limit=50&${query}`);
+      return { status: res.status, body: (await res.json()) as { data?: ActivityNotificationResponseDto[]; errors?: object } };
+    };
+    const completed = await statuses('status=completed');
+    expect(keys(completed.body.data!)).toEqual(expect.arrayContaining(['tx-1/ada', 'tx-2/bob', 'tx-4/bob']));
+    expect(completed.body.data!.every((n) => n.jobs!.some((j) => j.status === 'completed'))).toBe(true);
+    expect(keys((await statuses('status=merged&status=canceled')).body.data!)).toEqual([]);
+    const wrong = await statuses('status=sent');
+    expect(wrong.status).toBe(422);
+    expect(Object.keys(wrong.body.errors!)).toEqual(['status.0']);
+  });
+
+  it("answers a notification's trigger with its topic fan-out's progress: recipients expanded of total", async () => {
+    const progress = async (id: string) => (await (await svc.request(`/v1/notifications/${id}/trigger`)).json()).data;
+    const viaTopic = all.find((n) => n.transactionId === 'tx-4')!;
+    expect(await progress(viaTopic.id!)).toMatchObject({ transactionId: 'tx-4', topicKeys: ['vip'], status: 'fanned_out', recipients: 2, total: 2, fannedOutAt: expect.any(String) });
+    const direct = all.find((n) => n.transactionId === 'tx-1')!;
+    expect(await progress(direct.id!)).toMatchObject({ transactionId: 'tx-1', topicKeys: [], status: 'fanned_out', recipients: 1, total: 1 });
+    const unknown = await svc.request('/v1/notifications/00000000-0000-4000-8000-000000000000/trigger');
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).code).toBe('NOTIFICATION_NOT_FOUND');
+  });
+
   it('answers 404 naming an unknown or malformed notification id', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
       await expect(novu.notifications.retrieve(id)).rejects.toMatchObject({ statusCode: 404, message: expect.stringContaining(id) });

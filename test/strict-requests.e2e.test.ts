@@ -63,12 +63,14 @@ describe('a misspelt key is refused by name and changes nothing', () => {
     await refused(await send('PATCH', '/v2/subscribers/alice', { firstname: 'Mallory' }), 'firstname');
     await refused(await send('POST', '/v2/subscribers', { subscriberId: 'bob', nmae: 'Bob' }), 'nmae');
     await refused(await send('PATCH', '/v1/subscribers/alice/online-status', { isOnline: true, online: true }), 'online');
+    await refused(await send('PUT', '/v1/subscribers/alice/credentials', { providerId: 'chat-webhook', credentials: { webhookURL: 'https://chat.example/hook' } }), 'credentials.webhookURL');
+    await refused(await send('PATCH', '/v1/subscribers/alice/credentials', { providerId: 'chat-webhook', credentials: {}, integration: 'chat-1' }), 'integration');
     await refused(await send('POST', '/v2/topics', { key: 'sports', nmae: 'Sports' }), 'nmae');
     await refused(await send('PATCH', '/v2/workflows/wf', { actve: false }), 'actve');
     await refused(await send('POST', '/v2/workflows', { name: 'Other', steps: [{ name: 'Inbox', type: 'in_app', controlValue: { body: 'x' } }] }), 'steps.0.controlValue');
     await refused(await send('POST', '/v1/events/trigger', { name: 'wf', to: 'alice', transactionid: 'tx-1' }), 'transactionid');
     await refused(await send('POST', '/v1/events/trigger', { name: 'wf', to: [{ subscriberId: 'carol', fistName: 'Carol' }] }), 'to.0.fistName');
-    expect((await read('/v2/subscribers/alice')).data).toMatchObject({ firstName: 'Alice', isOnline: null });
+    expect((await read('/v2/subscribers/alice')).data).toMatchObject({ firstName: 'Alice', isOnline: null, channels: [] });
     expect((await svc.request('/v2/subscribers/bob')).status).toBe(404);
     expect((await svc.request('/v2/subscribers/carol')).status).toBe(404);
     expect((await svc.request('/v2/topics/sports')).status).toBe(404);

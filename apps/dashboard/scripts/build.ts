@@ -1,11 +1,11 @@
 // Builds the dashboard into dist/ (index.html, app.js, app.css) with esbuild, the bundler the
 // workspace already has: one pass, about a second, nothing fetched at run time. Runs on
 // `pnpm install` (postinstall) and before the browser tests. The provider catalogue (ids by channel,
-// required credential fields) is written from the domain's own tables first, so the integration
-// forms ask for what the server validates.
+// required credential fields) and the condition operators are written from the domain's own tables
+// first, so the integration forms ask for what the server validates.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { providerCatalogue, requiredCredentials } from '@herald/domain';
+import { FILTER_OPERATORS, FILTER_SOURCES, providerCatalogue, requiredCredentials } from '@herald/domain';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -18,6 +18,8 @@ const providers = catalogue.ids
   .map((p) => ({ id: p.id, channel: p.channel, required: requiredCredentials(p) }));
 await mkdir(`${root}src/generated`, { recursive: true });
 await writeFile(`${root}src/generated/providers.json`, JSON.stringify(providers));
+// The condition editor's operators and sources, from the tables the server validates against.
+await writeFile(`${root}src/generated/filters.json`, JSON.stringify({ operators: FILTER_OPERATORS, sources: FILTER_SOURCES }));
 
 const started = Date.now();
 const result = await build({

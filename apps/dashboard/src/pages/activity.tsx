@@ -4,7 +4,8 @@ import { api } from '../api/client';
 import { Alert, Field, Page, useLoad, when } from '../components/ui';
 
 const CHANNELS = ['in_app', 'email', 'sms', 'chat', 'push'];
-const FILTERS = ['workflow', 'channel', 'subscriber', 'transactionId', 'after', 'before'] as const;
+const STATUSES = ['pending', 'queued', 'running', 'delayed', 'completed', 'skipped', 'failed', 'canceled', 'merged'];
+const FILTERS = ['workflow', 'channel', 'status', 'subscriber', 'transactionId', 'after', 'before'] as const;
 const PAGE_SIZE = 20;
 
 /** `datetime-local` gives local time without a zone; the API wants an instant. */
@@ -26,6 +27,7 @@ export function ActivityPage() {
             limit: PAGE_SIZE,
             templates: get('workflow') ? [get('workflow')] : undefined,
             channels: get('channel') ? [get('channel')] : undefined,
+            status: get('status') ? [get('status')] : undefined,
             subscriberIds: get('subscriber') ? [get('subscriber')] : undefined,
             transactionId: get('transactionId') || undefined,
             after: instant(params.get('after')),
@@ -54,6 +56,12 @@ export function ActivityPage() {
           <select name="channel" defaultValue={get('channel')}>
             <option value="">Any</option>
             {CHANNELS.map((c) => <option key={c}>{c}</option>)}
+          </select>
+        </Field>
+        <Field label="Step status">
+          <select name="status" defaultValue={get('status')}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => <option key={s}>{s}</option>)}
           </select>
         </Field>
         <Field label="Subscriber id"><input name="subscriber" defaultValue={get('subscriber')} /></Field>

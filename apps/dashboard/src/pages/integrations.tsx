@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { api } from '../api/client';
 import { Alert, attempt, Page, useLoad } from '../components/ui';
 import { useSession } from '../session';
+import { IntegrationConditions } from './integration-conditions';
 import { IntegrationForm } from './integration-form';
 import { IntegrationTest } from './integration-test';
 
-/** Integrations by channel: active and primary switches, removal, and a form per provider to add one. */
+/** Integrations by channel: active and primary switches, conditions, removal, and a form per provider to add one. */
 export function IntegrationsPage() {
   const { canWrite } = useSession();
   const { data, error, reload } = useLoad(() => api.GET('/v1/integrations'), []);
@@ -50,6 +51,9 @@ export function IntegrationsPage() {
               ))}
             </tbody>
           </table>
+          {integrations.filter((i) => (i.channel ?? 'agent') === channel).map((i) => (
+            <IntegrationConditions key={`${i._id}-${i.updatedAt}`} integration={i as never} disabled={!canWrite} onSaved={() => void reload()} />
+          ))}
           {canWrite && channel !== 'in_app' && channel !== 'agent'
             ? integrations.filter((i) => i.channel === channel).map((i) => <IntegrationTest key={i._id} integrationId={i._id} name={i.name} />)
             : null}

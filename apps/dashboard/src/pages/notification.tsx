@@ -1,8 +1,9 @@
 import { useParams } from 'react-router';
 import { api } from '../api/client';
 import { Alert, Page, useLoad, when } from '../components/ui';
+import { NotificationTrigger } from './notification-trigger';
 
-/** A notification's timeline: each step's job, every execution detail and the provider's answer, polled while it runs. */
+/** A notification's timeline (and its topic fan-out's progress): each step's job, every execution detail and the provider's answer, polled while it runs. */
 export function NotificationPage() {
   const { notificationId = '' } = useParams();
   const { data, error } = useLoad(() => api.GET('/v1/notifications/{notificationId}', { params: { path: { notificationId } } }), [notificationId], 2000);
@@ -18,6 +19,7 @@ export function NotificationPage() {
             <dt>Topics</dt><dd>{n.topics.map((t) => t.topicKey).join(', ') || '—'}</dd>
             <dt>Payload</dt><dd><pre>{JSON.stringify(n.payload, null, 2)}</pre></dd>
           </dl>
+          <NotificationTrigger notificationId={notificationId} />
           <ol className="timeline" aria-label="Steps">
             {n.jobs.map((job) => (
               <li key={job._id} data-status={job.status}>

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { api } from '../api/client';
 import { Alert, attempt, Field, Page, useLoad, when } from '../components/ui';
 import { useSession } from '../session';
+import { SubscriberChannels } from './subscriber-channels';
 import { SubscriberPreferences } from './subscriber-preferences';
 
 const PROFILE = ['firstName', 'lastName', 'email', 'phone', 'locale', 'timezone'] as const;
@@ -47,12 +48,7 @@ export function SubscriberPage() {
           <button type="submit" disabled={!canWrite}>Save profile</button>
         </form>
       ) : null}
-      <section className="panel" aria-labelledby="channels-title">
-        <h2 id="channels-title">Channel settings</h2>
-        {s?.channels?.length ? (
-          <ul>{s.channels.map((c, i) => <li key={i}>{c.providerId}{c.integrationIdentifier ? ` (${c.integrationIdentifier})` : ''}</li>)}</ul>
-        ) : <p className="note">No chat or push channel settings.</p>}
-      </section>
+      {s ? <SubscriberChannels subscriberId={subscriberId} channels={s.channels} canWrite={canWrite} onSaved={() => void profile.reload()} /> : null}
       <SubscriberPreferences subscriberId={subscriberId} />
       <section className="panel" aria-labelledby="topics-title">
         <h2 id="topics-title">Topics</h2>

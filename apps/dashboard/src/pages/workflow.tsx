@@ -22,6 +22,7 @@ export function WorkflowPage() {
   const [identifier, setIdentifier] = useState('');
   const [steps, setSteps] = useState<StepDraft[]>([]);
   const [optOut, setOptOut] = useState<Set<Channel>>(new Set());
+  const [readOnly, setReadOnly] = useState(false);
   const [addType, setAddType] = useState<string>('in_app');
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState<string>();
@@ -32,6 +33,7 @@ export function WorkflowPage() {
     setSteps(workflow.steps.map((s) => draftOf({ ...s, controlValues: s.controlValues as Record<string, unknown> })));
     const channels = workflow.preferences.default.channels as Record<string, { enabled?: boolean }>;
     setOptOut(new Set(CHANNELS.filter((c) => channels[c]?.enabled === false)));
+    setReadOnly(workflow.preferences.default.all.readOnly);
   }, [workflow]);
 
   const move = (i: number, by: number) => {
@@ -48,7 +50,7 @@ export function WorkflowPage() {
       body = {
         name,
         steps: steps.map(stepInput),
-        preferences: { workflow: { all: { enabled: true }, channels: Object.fromEntries(CHANNELS.map((c) => [c, { enabled: !optOut.has(c) }])) } },
+        preferences: { workflow: { all: { enabled: true, readOnly }, channels: Object.fromEntries(CHANNELS.map((c) => [c, { enabled: !optOut.has(c) }])) } },
       };
     } catch (e) {
       return setError((e as Error).message);
@@ -101,6 +103,9 @@ export function WorkflowPage() {
                 <input type="checkbox" checked={!optOut.has(c)} onChange={(e) => { const next = new Set(optOut); if (e.target.checked) next.delete(c); else next.add(c); setOptOut(next); }} /> {c}
               </label>
             ))}
+            <label className="check">
+              <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read-only: subscribers cannot change these
+            </label>
           </fieldset>
         </fieldset>
         <ol className="steps" aria-label="Steps">

@@ -1,5 +1,5 @@
 import { SqlActivityRepository } from '@herald/adapters';
-import { ActivityRepository, GetActivityNotification, ListActivity } from '@herald/domain';
+import { ActivityRepository, GetActivityNotification, GetTriggerProgress, ListActivity } from '@herald/domain';
 import type { Wiring } from './binder';
 
 /** The activity log: reads of the delivery tables. */
@@ -7,4 +7,5 @@ export const activity: Wiring = (bind, { db }) => {
   bind.value(ActivityRepository, new SqlActivityRepository(db.pool));
   bind.construct(ListActivity, [ActivityRepository]);
   bind.construct(GetActivityNotification, [ActivityRepository]);
+  bind.construct(GetTriggerProgress, [ActivityRepository]);
 };

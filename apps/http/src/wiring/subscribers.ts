@@ -1,6 +1,7 @@
 import { ChannelCredentialCipher, PrismaPreferenceRepository, PrismaSubscriberRepository } from '@herald/adapters';
 import {
   ApplyDefaultSchedule,
+  IntegrationRepository,
   BulkCreateSubscribers,
   CreateSubscriber,
   DeleteSubscriber,
@@ -8,6 +9,7 @@ import {
   GetSubscriberPreferences,
   PreferenceRepository,
   SearchSubscribers,
+  SetSubscriberCredentials,
   SetSubscriberOnlineStatus,
   SubscriberRepository,
   UpdateSubscriber,
@@ -24,6 +26,7 @@ export const subscribers: Wiring = (bind, { db, encryptionKey }) => {
   bind.construct(UpdateSubscriber, [SubscriberRepository]);
   bind.construct(DeleteSubscriber, [SubscriberRepository]);
   bind.construct(SetSubscriberOnlineStatus, [SubscriberRepository]);
+  bind.construct(SetSubscriberCredentials, [SubscriberRepository, IntegrationRepository]);
   bind.construct(SearchSubscribers, [SubscriberRepository]);
   bind.construct(BulkCreateSubscribers, [SubscriberRepository]);
   bind.construct(GetSubscriberPreferences, [PreferenceRepository]);

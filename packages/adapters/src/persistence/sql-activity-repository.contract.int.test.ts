@@ -16,8 +16,11 @@ async function trigger(environmentId: string, seed: ActivitySeed): Promise<strin
     `WITH w AS (SELECT id FROM workflows WHERE environment_id = $1 AND workflow_id = $2),
      sub AS (SELECT ts.id, ts.topic_id FROM topic_subscriptions ts WHERE ts.environment_id = $1 AND ts.identifier = $10),
      e AS (
-       INSERT INTO events (environment_id, workflow_id, transaction_id, "to", payload, channels, topic_keys, context_keys, created_at)
-       SELECT $1, w.id, $3, '{}', $4, $5, CASE WHEN $9::text IS NULL THEN '{}' ELSE ARRAY[$9::text] END, $6, $7 FROM w RETURNING id, workflow_id)
+       INSERT INTO events (environment_id, workflow_id, transaction_id, "to", payload, channels, topic_keys, context_keys, created_at,
+         status, fanout_cursor, fanned_out_at)
+       SELECT $1, w.id, $3, '{}', $4, $5, COALESCE($12::text[], CASE WHEN $9::text IS NULL THEN '{}' ELSE ARRAY[$9::text] END), $6, $7,
+         CASE WHEN $13::jsonb IS NULL THEN 'fanned_out' ELSE 'fanning_out' END, $13::jsonb, CASE WHEN $13::jsonb IS NULL THEN $7::timestamptz END
+       FROM w RETURNING id, workflow_id)
      INSERT INTO notifications (environment_id, event_id, workflow_id, subscriber_id, transaction_id, channels, severity, context_keys,
        topic_id, topic_key, subscription_id, created_at, updated_at)
      SELECT $1, e.id, e.workflow_id, s.id, $3, $5, $8, $6, (SELECT topic_id FROM sub), $9, (SELECT id FROM sub), $7, $7
@@ -36,9 +39,28 @@ async function trigger(environmentId: string, seed: ActivitySeed): Promise<strin
       seed.subscription?.topicKey ?? null,
       seed.subscription?.identifier ?? null,
       seed.recipients,
+      seed.fanout?.topicKeys ?? null,
+      seed.fanout?.lanes ? JSON.stringify({ topics: seed.fanout.topicKeys.map((topicKey) => ({ topicKey, exclude: [] })), lanes: seed.fanout.lanes }) : null,
     ],
   );
-  return rows.map((r) => r.id);
+  const ids = rows.map((r) => r.id);
+  if (seed.stepStatuses?.length) await steps(ids, seed.stepStatuses);
+  return ids;
+}
+
+/** The first status as a step run inline (kept on the notification), the others as its jobs. */
+async function steps(notificationIds: string[], [inline, ...queued]: string[]): Promise<void> {
+  await database.db.pool.query(
+    `UPDATE notifications SET inline_job_id = gen_random_uuid(), inline_workflow_step_id = gen_random_uuid(), inline_step_id = 'step-0',
+       inline_step_type = 'in_app', inline_position = 0, inline_status = $2 WHERE id = ANY($1::uuid[])`,
+    [notificationIds, inline],
+  );
+  await database.db.pool.query(
+    `INSERT INTO jobs (environment_id, notification_id, subscriber_id, workflow_step_id, step_id, type, position, status)
+     SELECT n.environment_id, n.id, n.subscriber_id, gen_random_uuid(), 'step-' || q.position, 'email', q.position, q.status
+     FROM notifications n, unnest($2::text[]) WITH ORDINALITY AS q(status, position) WHERE n.id = ANY($1::uuid[])`,
+    [notificationIds, queued],
+  );
 }
 
 activityRepositoryContract('PostgreSQL', async () => {

@@ -1,4 +1,15 @@
-import { INBOX_STORED_DETAIL, type ActivityExecutionDetail, type ActivityFilter, type ActivityJob, type ActivityNotification, type ActivityPage, type ActivityRepository } from '@herald/domain';
+import {
+  FIRST_UUID,
+  INBOX_STORED_DETAIL,
+  LAST_UUID,
+  type ActivityExecutionDetail,
+  type ActivityFilter,
+  type ActivityJob,
+  type ActivityNotification,
+  type ActivityPage,
+  type ActivityRepository,
+  type TriggerProgress,
+} from '@herald/domain';
 import type { Pool } from 'pg';
 import { isUuid, sameKeys, SqlParams, sqlLiteral } from './sql-params';
 
@@ -72,6 +83,25 @@ JOIN subscribers s ON s.id = n.subscriber_id
 LEFT JOIN workflows w ON w.id = n.workflow_id
 ORDER BY n.created_at DESC, n.id DESC`;
 
+/**
+ * A notification's trigger and its fan-out's progress, counted when asked, so the trigger and fan-out
+ * write nothing for it: its notifications by the unique (event_id, subscriber_id) index, and while it
+ * fans out, the topics' subscriptions in the lanes not done, from each lane's cursor on, by the
+ * (topic_id, subscriber_id) index (the range a chunk reads). A cursor stored before lanes existed
+ * holds one `after` over the whole id space.
+ */
+const TRIGGER_PROGRESS = `
+SELECT e.transaction_id, e.status, e.topic_keys, e.created_at, e.fanned_out_at,
+  (SELECT count(*) FROM notifications x WHERE x.event_id = e.id)::int AS recipients,
+  CASE WHEN e.status = 'fanning_out' THEN (
+    SELECT count(*) FROM topics t
+    JOIN jsonb_to_recordset(COALESCE(e.fanout_cursor->'lanes', jsonb_build_array(jsonb_build_object(
+      'after', COALESCE(e.fanout_cursor->>'after', '${FIRST_UUID}'), 'until', '${LAST_UUID}', 'done', false)))) AS l(after uuid, until uuid, done boolean) ON NOT l.done
+    JOIN topic_subscriptions ts ON ts.topic_id = t.id AND ts.subscriber_id > l.after AND ts.subscriber_id <= l.until
+    WHERE t.environment_id = e.environment_id AND t.key = ANY(e.topic_keys))::int ELSE 0 END AS remaining
+FROM notifications n JOIN events e ON e.id = n.event_id
+WHERE n.id = $2 AND n.environment_id = $1`;
+
 interface JobJson extends Omit<ActivityJob, 'updatedAt' | 'executionDetails' | 'message' | 'payload' | 'overrides'> {
   updatedAt: string;
   executionDetails: Array<Omit<ActivityExecutionDetail, 'createdAt'> & { createdAt: string }>;
@@ -111,6 +141,11 @@ function conditions(environmentId: string, f: ActivityFilter, params: SqlParams,
   if (f.emails) where.push(subscribersWhere(`s.email = ANY(${p(f.emails)}::text[])`));
   if (f.subscriberIds) where.push(subscribersWhere(`s.subscriber_id = ANY(${p(f.subscriberIds)}::text[])`));
   if (f.severity) where.push(`n.severity = ANY(${p(f.severity)}::text[])`);
+  if (f.statuses) {
+    // Its jobs by the (notification_id, ...) unique index; a step run inline is on the notification.
+    const statuses = p(f.statuses);
+    where.push(`(n.inline_status = ANY(${statuses}::text[]) OR EXISTS (SELECT 1 FROM jobs j WHERE j.notification_id = n.id AND j.status = ANY(${statuses}::text[])))`);
+  }
   // Through the event (unique per environment and transactionId) and the notifications' event key.
   const byTransaction = (id: string) => byEvents(`e.transaction_id = ${id}`);
   if (f.transactionId) where.push(byTransaction(p(f.transactionId)));
@@ -208,5 +243,21 @@ export class SqlActivityRepository implements ActivityRepository {
     if (!isUuid(notificationId)) return null;
     const { rows } = await this.pool.query(`WITH page AS (SELECT $2::uuid AS id) ${HYDRATE}`, [environmentId, notificationId]);
     return rows[0] ? toNotification(rows[0]) : null;
+  }
+
+  async triggerProgress(environmentId: string, notificationId: string): Promise<TriggerProgress | null> {
+    if (!isUuid(notificationId)) return null;
+    const { rows } = await this.pool.query(TRIGGER_PROGRESS, [environmentId, notificationId]);
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      transactionId: row.transaction_id,
+      topicKeys: row.topic_keys,
+      status: row.status,
+      recipients: row.recipients,
+      total: row.recipients + row.remaining,
+      createdAt: row.created_at,
+      fannedOutAt: row.fanned_out_at,
+    };
   }
 }

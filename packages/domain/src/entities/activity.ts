@@ -1,5 +1,5 @@
 import type { Severity, StepType } from './channel';
-import type { DetailSource, DetailStatus, JsonObject } from './delivery';
+import type { DetailSource, DetailStatus, JobStatus, JsonObject } from './delivery';
 import type { StepFilter } from './step-filter';
 
 /** Filters of the activity log (spec operation 21); every given filter must match. */
@@ -13,6 +13,8 @@ export interface ActivityFilter {
   /** Recipients by external subscriber id. */
   subscriberIds?: string[];
   severity?: Severity[];
+  /** Any of its steps (jobs, or the step run inline) is in one of these statuses (a Herald extension). */
+  statuses?: JobStatus[];
   transactionId?: string;
   /** Reached through this topic. */
   topicKey?: string;
@@ -26,6 +28,28 @@ export interface ActivityFilter {
   before?: Date;
   /** Deprecated free search: a transactionId, or a recipient's subscriber id or email. */
   search?: string;
+}
+
+/**
+ * The trigger a notification came from, with its topic fan-out's progress: how many recipients have
+ * their notification so far, of how many at most.
+ */
+export interface TriggerProgress {
+  transactionId: string;
+  /** The topics it was triggered to; empty for a trigger to subscribers only. */
+  topicKeys: string[];
+  /** `fanning_out` while topic recipients are being expanded, then `fanned_out` (or `canceled`). */
+  status: string;
+  /** Notifications written for the trigger so far: its recipients expanded. */
+  recipients: number;
+  /**
+   * `recipients` plus the topics' subscriptions not yet reached: an upper bound while it fans out
+   * (exclusions, the actor, conditions and a subscriber in two topics are not taken off); equal to
+   * `recipients` once it is done.
+   */
+  total: number;
+  createdAt: Date;
+  fannedOutAt: Date | null;
 }
 
 export interface ActivityPage {

@@ -18,7 +18,8 @@ export type TriggerStatus =
   | 'invalid_recipients';
 
 /** A job's life: queued -> running -> completed | skipped | failed, or delayed -> queued again; merged: its event joined a digest. */
-export type JobStatus = 'pending' | 'queued' | 'running' | 'delayed' | 'completed' | 'skipped' | 'failed' | 'canceled' | 'merged';
+export const JOB_STATUSES = ['pending', 'queued', 'running', 'delayed', 'completed', 'skipped', 'failed', 'canceled', 'merged'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 export type DetailStatus = 'Success' | 'Warning' | 'Failed' | 'Pending' | 'Queued' | 'ReadConfirmation';
 export type DetailSource = 'Credentials' | 'Internal' | 'Payload' | 'Webhook';
 

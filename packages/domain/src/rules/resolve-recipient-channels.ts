@@ -17,7 +17,7 @@ export function resolveRecipientChannels(upserts: SubscriberInput[], integration
     if (!given?.length) return subscriber;
     const merged = new Map<string, ChannelSettings>();
     given.forEach((setting, i) => {
-      const integration = pick(integrations, setting);
+      const integration = matchIntegration(integrations, setting);
       if (!integration) {
         const which = setting.integrationIdentifier ? ` with identifier '${setting.integrationIdentifier}'` : '';
         throw DomainError.field(`to.${subscriber.subscriberId}.channels.${i}.providerId`, `no ${setting.providerId} integration${which} in this environment`, setting.providerId);
@@ -41,7 +41,8 @@ export function mergeCredentials(earlier: ChannelSettings['credentials'], later:
   return merged;
 }
 
-function pick(integrations: Candidate[], setting: ChannelSettingsInput): Candidate | undefined {
+/** The integration a channel setting names: its provider's (with that identifier when given) primary, then active, then oldest. */
+export function matchIntegration<T extends Candidate>(integrations: T[], setting: Pick<ChannelSettingsInput, 'providerId' | 'integrationIdentifier'>): T | undefined {
   const matching = integrations.filter(
     (i) => i.providerId === setting.providerId && (setting.integrationIdentifier === undefined || i.identifier === setting.integrationIdentifier),
   );

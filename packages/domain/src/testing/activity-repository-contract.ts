@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Severity } from '../entities/channel';
-import type { JsonObject } from '../entities/delivery';
+import type { JobStatus, JsonObject } from '../entities/delivery';
 import type { ActivityRepository } from '../ports/activity-repository';
 import type { SubscriberRepository } from '../ports/subscriber-repository';
 import type { TopicRepository } from '../ports/topic-repository';
 import type { WorkflowRepository } from '../ports/workflow-repository';
+import { FIRST_UUID, LAST_UUID, type FanoutLane } from '../rules/fanout-lanes';
 import { draft } from './workflow-repository-contract';
 
 /** One trigger as the delivery engine stores it: a notification per recipient, without jobs. */
@@ -22,6 +23,10 @@ export interface ActivitySeed {
   payload?: JsonObject;
   /** Reached through this topic subscription (the recipient's). */
   subscription?: { topicKey: string; identifier: string };
+  /** Its steps' statuses in order; the first is a step run inline (kept on the notification), the others jobs. */
+  stepStatuses?: JobStatus[];
+  /** Triggered to these topics; with lanes, still fanning out (done when none are given). */
+  fanout?: { topicKeys: string[]; lanes?: FanoutLane[] };
 }
 
 export interface ActivityRepositoryFixture {
@@ -107,6 +112,43 @@ export function activityRepositoryContract(name: string, setup: () => Promise<Ac
       expect(await ids({ search: 'bob' })).toEqual([b2]);
       expect(await ids({ search: 'ada@example.com' })).toEqual([a3, a1]);
       expect(await ids({ subscriberIds: ['ada'], channels: ['email'] })).toEqual([a1]);
+    });
+
+    it('selects by the statuses of its steps, inline or queued', async () => {
+      const fixture = await setup();
+      const [env] = fixture.environments;
+      await world(fixture, env);
+      const [sent] = await fixture.trigger(env, { transactionId: 't1', workflow: 'alerts', recipients: ['ada'], createdAt: minute(1), stepStatuses: ['completed', 'completed'] });
+      const [failed] = await fixture.trigger(env, { transactionId: 't2', workflow: 'alerts', recipients: ['ada'], createdAt: minute(2), stepStatuses: ['completed', 'failed'] });
+      const [waiting] = await fixture.trigger(env, { transactionId: 't3', workflow: 'alerts', recipients: ['bob'], createdAt: minute(3), stepStatuses: ['delayed'] });
+      await fixture.trigger(env, { transactionId: 't4', workflow: 'alerts', recipients: ['bob'], createdAt: minute(4) });
+      const ids = async (filter: object) => (await fixture.repo.list(env, filter, first)).notifications.map((n) => n.id);
+      expect(await ids({ statuses: ['failed'] })).toEqual([failed]);
+      expect(await ids({ statuses: ['completed'] })).toEqual([failed, sent]);
+      expect(await ids({ statuses: ['delayed', 'failed'] })).toEqual([waiting, failed]);
+      expect(await ids({ statuses: ['merged'] })).toEqual([]);
+      expect(await ids({ statuses: ['completed'], subscriberIds: ['bob'] })).toEqual([]);
+    });
+
+    it('counts a trigger’s recipients expanded of its total, while it fans out and once it is done', async () => {
+      const fixture = await setup();
+      const [env, other] = fixture.environments;
+      await world(fixture, env);
+      await fixture.subscribers.insert(env, { subscriberId: 'cy' });
+      await fixture.topics.subscribe(env, { key: 'news' }, ['ada', 'bob', 'cy'].map((subscriberId) => ({ subscriberId, identifier: `news-${subscriberId}`, contextKeys: [] })));
+      await fixture.topics.subscribe(env, { key: 'deals' }, [{ subscriberId: 'ada', identifier: 'deals-ada', contextKeys: [] }]);
+      const rowIds = await Promise.all(['ada', 'bob', 'cy'].map(async (id) => ({ id, row: (await fixture.subscribers.findById(env, id))!.id })));
+      const [lo, mid] = rowIds.sort((a, b) => (a.row < b.row ? -1 : 1));
+      const [done] = await fixture.trigger(env, { transactionId: 't1', workflow: 'alerts', recipients: ['ada', 'bob', 'cy'], createdAt: minute(1), fanout: { topicKeys: ['news'] } });
+      expect(await fixture.repo.triggerProgress(env, done)).toMatchObject({ transactionId: 't1', topicKeys: ['news'], status: 'fanned_out', recipients: 3, total: 3 });
+      // Two expanded, in order of internal id; the lane goes on after the second; the first lane is done.
+      const lanes = [{ after: FIRST_UUID, until: lo.row, done: true }, { after: mid.row, until: LAST_UUID, done: false }];
+      const [running] = await fixture.trigger(env, { transactionId: 't2', workflow: 'alerts', recipients: [lo.id, mid.id], createdAt: minute(2), fanout: { topicKeys: ['news'], lanes } });
+      expect(await fixture.repo.triggerProgress(env, running)).toMatchObject({ transactionId: 't2', status: 'fanning_out', recipients: 2, total: 3, fannedOutAt: null });
+      const [direct] = await fixture.trigger(env, { transactionId: 't3', workflow: 'alerts', recipients: ['bob'], createdAt: minute(3) });
+      expect(await fixture.repo.triggerProgress(env, direct)).toMatchObject({ topicKeys: [], status: 'fanned_out', recipients: 1, total: 1 });
+      for (const id of [randomUUID(), 'not-an-id']) expect(await fixture.repo.triggerProgress(env, id)).toBeNull();
+      expect(await fixture.repo.triggerProgress(other, done)).toBeNull();
     });
 
     it('selects what a topic reached, by topic key and by the subscription (its id or identifier)', async () => {

@@ -12,6 +12,7 @@ activityRepositoryContract('in memory', async () => {
   const trigger = async (environmentId: string, seed: ActivitySeed) => {
     const workflow = [...store.workflows.values()].find((w) => w.environmentId === environmentId && w.workflowId === seed.workflow)!;
     const subscription = seed.subscription && store.subscriptions.find((s) => s.environmentId === environmentId && s.identifier === seed.subscription!.identifier)!;
+    if (seed.fanout) repo.addFanout(environmentId, seed.transactionId, { topicKeys: seed.fanout.topicKeys, lanes: seed.fanout.lanes ?? null });
     return seed.recipients.map((subscriberId) =>
       repo.add({
         environmentId,
@@ -24,6 +25,7 @@ activityRepositoryContract('in memory', async () => {
         contextKeys: seed.contextKeys ?? [],
         topic: subscription ? { id: subscription.topicId, key: seed.subscription!.topicKey, subscriptionId: subscription.id } : null,
         createdAt: seed.createdAt,
+        stepStatuses: seed.stepStatuses,
       }),
     );
   };

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { ActivityFilter, ActivityNotification, ActivityPage } from '../entities/activity';
+import type { ActivityFilter, ActivityNotification, ActivityPage, TriggerProgress } from '../entities/activity';
 import type { Severity } from '../entities/channel';
-import type { JsonObject } from '../entities/delivery';
+import type { JobStatus, JsonObject } from '../entities/delivery';
 import type { ActivityRepository } from '../ports/activity-repository';
+import type { FanoutLane } from '../rules/fanout-lanes';
 import { InMemoryStore, sameKeys } from './in-memory-store';
 
 /** A notification as a trigger or fan-out writes it; the rest is read from the store when listed. */
@@ -19,7 +20,15 @@ export interface ActivityRow {
   contextKeys: string[];
   /** The topic and subscription a fan-out reached the recipient through. */
   topic: { id: string; key: string; subscriptionId: string } | null;
+  /** Its steps' statuses (the double keeps no jobs: only what the status filter reads). */
+  stepStatuses?: JobStatus[];
   createdAt: Date;
+}
+
+/** A trigger with topics: their keys, and while it fans out, its lanes (see `FanoutLane`). */
+export interface FanoutRow {
+  topicKeys: string[];
+  lanes: FanoutLane[] | null;
 }
 
 const newestFirst = (a: ActivityRow, b: ActivityRow) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
@@ -33,7 +42,14 @@ const newestFirst = (a: ActivityRow, b: ActivityRow) => b.createdAt.getTime() - 
 export class InMemoryActivityRepository implements ActivityRepository {
   readonly rows: ActivityRow[] = [];
 
+  /** By environment and transactionId. */
+  readonly fanouts = new Map<string, FanoutRow>();
+
   constructor(readonly store = new InMemoryStore()) {}
+
+  addFanout(environmentId: string, transactionId: string, fanout: FanoutRow): void {
+    this.fanouts.set(`${environmentId}/${transactionId}`, structuredClone(fanout));
+  }
 
   add(row: Omit<ActivityRow, 'id'>): string {
     const id = randomUUID();
@@ -50,6 +66,7 @@ export class InMemoryActivityRepository implements ActivityRepository {
     if (f.emails && !f.emails.includes(subscriber?.email ?? '')) return false;
     if (f.subscriberIds && !f.subscriberIds.includes(subscriber?.subscriberId ?? '')) return false;
     if (f.severity && !f.severity.includes(row.severity)) return false;
+    if (f.statuses && !f.statuses.some((s) => row.stepStatuses?.includes(s))) return false;
     if (f.transactionId && row.transactionId !== f.transactionId) return false;
     if (f.topicKey && row.topic?.key !== f.topicKey) return false;
     if (f.subscriptionId) {
@@ -99,6 +116,27 @@ export class InMemoryActivityRepository implements ActivityRepository {
       .sort(newestFirst)
       .slice(page.page * page.limit);
     return { notifications: rows.slice(0, page.limit).map((r) => this.present(r)!), hasMore: rows.length > page.limit };
+  }
+
+  async triggerProgress(environmentId: string, notificationId: string): Promise<TriggerProgress | null> {
+    const row = this.rows.find((r) => r.environmentId === environmentId && r.id === notificationId);
+    if (!row) return null;
+    const siblings = this.rows.filter((r) => r.environmentId === environmentId && r.transactionId === row.transactionId);
+    const fanout = this.fanouts.get(`${environmentId}/${row.transactionId}`);
+    const lanes = (fanout?.lanes ?? []).filter((l) => !l.done);
+    const topicIds = new Set(this.store.topics.filter((t) => t.environmentId === environmentId && fanout?.topicKeys.includes(t.key)).map((t) => t.id));
+    // UUIDs in canonical lower-case form order as PostgreSQL orders uuid values.
+    const remaining = this.store.subscriptions.filter((s) => topicIds.has(s.topicId) && lanes.some((l) => s.subscriberRowId > l.after && s.subscriberRowId <= l.until)).length;
+    const createdAt = siblings.reduce((min, r) => (r.createdAt < min ? r.createdAt : min), row.createdAt);
+    return {
+      transactionId: row.transactionId,
+      topicKeys: fanout?.topicKeys ?? [],
+      status: fanout?.lanes ? 'fanning_out' : 'fanned_out',
+      recipients: siblings.length,
+      total: siblings.length + (fanout?.lanes ? remaining : 0),
+      createdAt,
+      fannedOutAt: fanout?.lanes ? null : createdAt,
+    };
   }
 
   async findById(environmentId: string, notificationId: string) {

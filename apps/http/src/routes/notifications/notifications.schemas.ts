@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { SEVERITIES, STEP_TYPES } from '@herald/domain';
+import { JOB_STATUSES, SEVERITIES, STEP_TYPES } from '@herald/domain';
 import { queryArray } from '../../platform/schemas';
 
 /** An ISO 8601 timestamp (or milliseconds since the epoch) in a query string. */
@@ -14,6 +14,7 @@ export const ActivityQuerySchema = z.object({
   emails: queryArray(z.string()),
   subscriberIds: queryArray(z.string()),
   severity: queryArray(z.enum(SEVERITIES)),
+  status: queryArray(z.enum(JOB_STATUSES)).openapi({ description: 'Notifications with a step in any of these statuses (a Herald extension)' }),
   transactionId: z.string().optional(),
   topicKey: z.string().optional(),
   subscriptionId: z.string().optional(),
@@ -116,3 +117,15 @@ export const ActivityNotificationSchema = z
 export const ActivityPageSchema = z
   .object({ hasMore: z.boolean(), data: z.array(ActivityNotificationSchema), pageSize: z.number(), page: z.number() })
   .openapi('ActivityPage');
+
+export const TriggerProgressSchema = z
+  .object({
+    transactionId: z.string(),
+    topicKeys: z.array(z.string()).openapi({ description: 'The topics it was triggered to; empty for a trigger to subscribers only' }),
+    status: z.string().openapi({ description: '`fanning_out` while topic recipients are being expanded, then `fanned_out` (or `canceled`)' }),
+    recipients: z.number().openapi({ description: 'Notifications written for the trigger so far: its recipients expanded' }),
+    total: z.number().openapi({ description: "recipients plus the topics' subscriptions not yet reached: an upper bound while it fans out, equal to recipients once done" }),
+    createdAt: z.string(),
+    fannedOutAt: z.string().nullable(),
+  })
+  .openapi('TriggerProgress');

@@ -5,6 +5,7 @@ import {
   DomainError,
   GetSubscriber,
   SearchSubscribers,
+  SetSubscriberCredentials,
   SetSubscriberOnlineStatus,
   UpdateSubscriber,
   type SubscriberInput,
@@ -27,6 +28,7 @@ export function subscribersRouter(resolve: Resolver) {
   const setOnline = resolve.get(SetSubscriberOnlineStatus);
   const searchSubscribers = resolve.get(SearchSubscribers);
   const bulkCreate = resolve.get(BulkCreateSubscribers);
+  const setCredentials = resolve.get(SetSubscriberCredentials);
 
   return createRouter()
     .openapi(routes.create, async (c) => {
@@ -75,6 +77,21 @@ export function subscribersRouter(resolve: Resolver) {
     .openapi(routes.bulkCreate, async (c) => {
       const result = await bulkCreate.execute({ environmentId: c.get('caller').environmentId, subscribers: c.req.valid('json').subscribers.map(readBulkItem) });
       return c.json({ data: result }, 201);
+    })
+    .openapi(routes.replaceCredentials, async (c) => {
+      const caller = c.get('caller');
+      const subscriber = await setCredentials.execute({ environmentId: caller.environmentId, subscriberId: c.req.valid('param').subscriberId, ...c.req.valid('json'), mode: 'replace' });
+      return c.json({ data: presentSubscriber(subscriber, caller) }, 200);
+    })
+    .openapi(routes.mergeCredentials, async (c) => {
+      const caller = c.get('caller');
+      const subscriber = await setCredentials.execute({ environmentId: caller.environmentId, subscriberId: c.req.valid('param').subscriberId, ...c.req.valid('json'), mode: 'merge' });
+      return c.json({ data: presentSubscriber(subscriber, caller) }, 200);
+    })
+    .openapi(routes.removeCredentials, async (c) => {
+      const { subscriberId, providerId } = c.req.valid('param');
+      await setCredentials.remove(c.get('caller').environmentId, subscriberId, providerId);
+      return c.body(null, 204);
     });
 }
 

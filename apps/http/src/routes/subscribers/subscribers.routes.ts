@@ -1,10 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { cursorPageSchema, cursorQuerySchema, dataEnvelope, errorResponses, jsonBody, jsonContent, queryBoolean } from '../../platform/schemas';
+import { cursorPageSchema, cursorQuerySchema, dataEnvelope, errorResponses, jsonBody, jsonContent, noContent, queryBoolean } from '../../platform/schemas';
 import {
   BulkCreateResultSchema,
   BulkCreateSchema,
   CreateSubscriberSchema,
   PatchSubscriberSchema,
+  SubscriberCredentialsSchema,
   SubscriberSchema,
 } from './subscribers.schemas';
 
@@ -83,4 +84,26 @@ export const bulkCreate = createRoute({
   summary: 'Create or update up to 500 subscribers',
   request: jsonBody(BulkCreateSchema),
   responses: { 201: jsonContent(dataEnvelope(BulkCreateResultSchema), 'Per-item outcome'), ...errorResponses },
+});
+
+const credentials = (method: 'put' | 'patch', summary: string) =>
+  createRoute({
+    method,
+    path: '/v1/subscribers/{subscriberId}/credentials',
+    tags,
+    summary,
+    request: { params: SubscriberIdParam, ...jsonBody(SubscriberCredentialsSchema) },
+    responses: { 200: jsonContent(SubscriberEnvelope, 'The subscriber'), ...errorResponses },
+  });
+
+export const replaceCredentials = credentials('put', "Set a subscriber's channel settings for one integration (a chat webhook URL, push device tokens), replacing them");
+export const mergeCredentials = credentials('patch', "Add to a subscriber's channel settings for one integration: given fields win, device tokens accumulate");
+
+export const removeCredentials = createRoute({
+  method: 'delete',
+  path: '/v1/subscribers/{subscriberId}/credentials/{providerId}',
+  tags,
+  summary: "Remove a subscriber's channel settings of a provider",
+  request: { params: SubscriberIdParam.extend({ providerId: z.string().min(1) }) },
+  responses: { 204: noContent('Removed'), ...errorResponses },
 });

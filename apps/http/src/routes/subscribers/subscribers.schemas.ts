@@ -42,6 +42,9 @@ export const ChannelSettingsInputSchema = z
   .strictObject({ providerId: z.string().min(1), integrationIdentifier: z.string().optional(), credentials: z.strictObject(credentialsShape) })
   .openapi('RecipientChannelSettings');
 
+/** One integration's channel settings of a subscriber, as PUT and PATCH .../credentials set them. */
+export const SubscriberCredentialsSchema = ChannelSettingsInputSchema;
+
 export const SubscriberSchema = z
   .object({
     _id: z.string(),

@@ -12,6 +12,7 @@ function recording() {
       return { notifications: [], hasMore: false };
     },
     findById: async () => null,
+    triggerProgress: async () => null,
   };
   return { repo, calls };
 }

@@ -52,6 +52,7 @@ export class ListActivity {
       emails: values(filter.emails),
       subscriberIds: values(filter.subscriberIds),
       severity: values(filter.severity),
+      statuses: values(filter.statuses),
       transactionId: text(filter.transactionId),
       topicKey: text(filter.topicKey),
       subscriptionId: text(filter.subscriptionId),
