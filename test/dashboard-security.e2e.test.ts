@@ -15,8 +15,9 @@ let db: pg.Client;
 const EVIL = 'http://evil.example';
 const SMTP_PASSWORD = 'smtp-password-hunter2';
 
-// The subscriber inbox authorises with subscriber tokens, never with the cookie: not part of the sweep.
-const cookieRoutes = (op: Operation) => !op.path.startsWith('/v1/inbox/');
+// The Inbox's routes take a subscriber token, and providers' receipts their own signature, never the cookie:
+// not part of the sweep.
+const cookieRoutes = (op: Operation) => !op.path.startsWith('/v1/inbox/') && !op.path.startsWith('/v1/receipts/');
 const changes = (op: Operation) => op.method !== 'GET';
 const OPEN_ROUTES = new Set(['/v1/dashboard/setup', '/v1/dashboard/sign-in', '/v1/dashboard/invitations/inspect', '/v1/dashboard/invitations/accept']);
 // What a viewer may send besides reads: their own session's routes, and a step preview (stores nothing).

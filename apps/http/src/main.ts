@@ -62,7 +62,7 @@ keepSignalsOurs();
 herald = await startHerald(config, tracing, embeddedStart).catch((err: NodeJS.ErrnoException) => {
   // A port taken or not allowed is the operator's to fix: say which setting, not a stack trace.
   if (err?.syscall !== 'listen' || (err.code !== 'EADDRINUSE' && err.code !== 'EACCES')) throw err;
-  process.stderr.write(`herald: cannot listen on ${config.host}:${config.port} (${err.code === 'EADDRINUSE' ? 'in use by another process' : 'not allowed'}); set PORT (and HOST) to another\n`);
+  process.stderr.write(`herald: cannot listen on ${config.host}:${config.port} (${err.code}: ${err.code === 'EADDRINUSE' ? 'in use by another process' : 'not allowed'}); set PORT (and HOST) to another\n`);
   process.exit(1);
 });
 if (requested) await shutDown(herald, requested);

@@ -64,6 +64,11 @@ describe('ChannelCredentialCipher', () => {
     expect(cipher.sealStored(cipher.seal(settings))).toEqual(cipher.seal(settings));
   });
 
+  it('opens a token stored both as written and sealed (merged in before the migration ran) as one device', () => {
+    const both = [{ ...settings[0], credentials: { deviceTokens: ['token-a', cipher.sealValue('token-a'), cipher.sealValue('token-b')] } }];
+    expect(cipher.open(both, 's')).toEqual([settings[0]]);
+  });
+
   it('fails closed on an altered value: a CREDENTIALS_UNREADABLE error naming the subscriber, never the stored text', () => {
     const sealed = cipher.seal(settings);
     const url = sealed[1].credentials.webhookUrl as string;

@@ -40,7 +40,7 @@ export class ChannelCredentialCipher {
   open(channels: readonly ChannelSettings[], subscriberId: string): ChannelSettings[] {
     if (!channels.length) return channels as ChannelSettings[];
     return this.opening(`the channel credentials of subscriber ${subscriberId}`, () =>
-      channels.map((c) => (c.credentials === undefined ? c : { ...c, credentials: walk(c.credentials as Json, (v) => this.openOne(v)) as ChannelSettings['credentials'] })),
+      channels.map((c) => (c.credentials === undefined ? c : { ...c, credentials: distinctTokens(walk(c.credentials as Json, (v) => this.openOne(v))) as ChannelSettings['credentials'] })),
     );
   }
 
@@ -96,4 +96,15 @@ function walk(value: Json, f: (text: string) => string): Json {
   if (Array.isArray(value)) return value.map((v) => walk(v, f));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, f)]));
   return value;
+}
+
+/**
+ * Until `pnpm herald subscribers encrypt-credentials` has run, a row may hold a device token both as
+ * written before sealing began and sealed (merged in since): opened, they are one device, sent to once.
+ */
+function distinctTokens(credentials: Json): Json {
+  if (!credentials || typeof credentials !== 'object' || Array.isArray(credentials)) return credentials;
+  const tokens = credentials.deviceTokens;
+  if (!Array.isArray(tokens) || new Set(tokens).size === tokens.length) return credentials;
+  return { ...credentials, deviceTokens: [...new Set(tokens)] };
 }
