@@ -54,8 +54,7 @@ import { talliedEvents } from '../observability/tallied-events';
 import { all, type Wiring } from './binder';
 
 /** Triggers, topic fan-out, the step engine and its workers, providers, and recovery from dead processes. */
-export const delivery: Wiring = (bind, { db, boss, logger, config, observability, encryptionKey }) => {
-  const channels = new ChannelCredentialCipher(encryptionKey);
+export const delivery: Wiring = (bind, { db, boss, logger, config, observability }) => {
   const dueWork = new PgDueWorkWaker(db.pool, logger);
   const queue = new PgBossDeliveryQueue(boss, logger, dueWork);
   bind.value(PgBossDeliveryQueue, queue);
@@ -65,9 +64,10 @@ export const delivery: Wiring = (bind, { db, boss, logger, config, observability
   const workers = new SqlWorkerRegistry(db.pool, queue, liveness);
   bind.value(WorkerRegistry, workers);
   // Each accepted trigger is told to the Overview's tally (wiring/overview.ts), after its commit.
-  const events = observability.eventRepository(new SqlEventRepository(db.pool, queue, channels, workers.workerId));
-  bind.factory(EventRepository, [OverviewTally], (tally) => talliedEvents(events, tally));
-  bind.value(JobRepository, new SqlJobRepository(db.workerPool, queue, channels, workers.workerId));
+  bind.factory(EventRepository, [OverviewTally, ChannelCredentialCipher], (tally, channels) =>
+    talliedEvents(observability.eventRepository(new SqlEventRepository(db.pool, queue, channels, workers.workerId)), tally),
+  );
+  bind.factory(JobRepository, [ChannelCredentialCipher], (channels) => new SqlJobRepository(db.workerPool, queue, channels, workers.workerId));
   bind.value(DigestRepository, new SqlDigestRepository(db.workerPool));
   bind.value(ThrottleRepository, new SqlThrottleRepository(db.workerPool));
   // Integrations' send rates hold across processes (a slot row per integration in PostgreSQL).

@@ -36,14 +36,13 @@ import type { Wiring } from './binder';
  * Integrations, the development outbox, and subscribers' channel connections and endpoints (secrets
  * encrypted), also as the Inbox's subscriber manages their own.
  */
-export const integrations: Wiring = (bind, { db, config, encryptionKey }) => {
+export const integrations: Wiring = (bind, { db, config }) => {
   const catalogue = providerCatalogue(config.serviceName);
   bind.value(ProviderCatalogue, catalogue);
   bind.factory(IntegrationRepository, [CredentialCipher], (cipher) => new PrismaIntegrationRepository(db.prisma, cipher));
   // Endpoint addresses are sealed value by value like subscribers' channel credentials (docs/configuration.md).
-  const addresses = new ChannelCredentialCipher(encryptionKey);
-  bind.factory(ChannelConnectionRepository, [CredentialCipher], (cipher) => new PrismaChannelConnectionRepository(db.prisma, cipher, addresses));
-  bind.value(ChannelEndpointRepository, new PrismaChannelEndpointRepository(db.prisma, addresses));
+  bind.factory(ChannelConnectionRepository, [CredentialCipher, ChannelCredentialCipher], (cipher, addresses) => new PrismaChannelConnectionRepository(db.prisma, cipher, addresses));
+  bind.factory(ChannelEndpointRepository, [ChannelCredentialCipher], (addresses) => new PrismaChannelEndpointRepository(db.prisma, addresses));
   bind.value(OutboxRepository, new PrismaOutboxRepository(db.prisma));
 
   bind.factory(CreateIntegration, [IntegrationRepository], (i) => new CreateIntegration(catalogue, i));

@@ -18,8 +18,8 @@ import {
 import type { Wiring } from './binder';
 
 /** Subscribers and their preferences (a delivery schedule among them: docs/delivery-schedules.md). */
-export const subscribers: Wiring = (bind, { db, encryptionKey }) => {
-  bind.value(SubscriberRepository, new PrismaSubscriberRepository(db.prisma, db.pool, new ChannelCredentialCipher(encryptionKey)));
+export const subscribers: Wiring = (bind, { db }) => {
+  bind.factory(SubscriberRepository, [ChannelCredentialCipher], (channels) => new PrismaSubscriberRepository(db.prisma, db.pool, channels));
   bind.value(PreferenceRepository, new PrismaPreferenceRepository(db.prisma, db.pool));
   bind.construct(CreateSubscriber, [SubscriberRepository]);
   bind.construct(GetSubscriber, [SubscriberRepository]);

@@ -1,8 +1,9 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
 import { pushFields } from './kit/push-fields';
+import { requireCredentials } from './kit/require-credentials';
 
 type BeamsError = { error?: string; description?: string };
 
@@ -13,22 +14,16 @@ type BeamsError = { error?: string; description?: string };
  * are Beams user ids (what the app passed to `setUserId`); `secretKey` is the instance's primary key.
  * One publish carries the notification for APNs, FCM and web push, as Beams fans it out per platform.
  */
-export class PusherBeamsPushProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class PusherBeamsPushProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    const { instanceId, secretKey } = credentials;
-    if (!instanceId || !secretKey) throw new ProviderError('the integration has no instanceId or secretKey', false);
+    const { instanceId, secretKey } = requireCredentials(credentials, ['instanceId', 'secretKey']);
     const p = pushFields(message);
     if (!p.tokens.length) throw new ProviderError('no device tokens (Beams user ids)', false);
-    const base = this.options.baseUrl ?? `https://${encodeURIComponent(instanceId)}.pushnotifications.pusher.com`;
+    const instance = encodeURIComponent(instanceId);
     const notification = { title: p.title, body: p.body };
     try {
-      const answer = await callProvider(this.http, this.options.timeoutMs, {
-        url: `${base}/publish_api/v1/instances/${encodeURIComponent(instanceId)}/publishes/users`,
+      const answer = await this.call({
+        url: this.url(`https://${instance}.pushnotifications.pusher.com`, `/publish_api/v1/instances/${instance}/publishes/users`),
         headers: { authorization: `Bearer ${secretKey}` },
         json: {
           users: p.tokens,
@@ -53,6 +48,6 @@ export const providers = [
   defineProvider({
     id: 'pusher-beams',
     through: 'HTTP API (POST /publish_api/v1/instances/<id>/publishes/users)',
-    create: (kit) => new PusherBeamsPushProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }),
+    create: (kit) => new PusherBeamsPushProvider(kit),
   }),
 ];

@@ -1,8 +1,9 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
 import { pushFields } from './kit/push-fields';
+import { requireCredentials } from './kit/require-credentials';
 
 const API = 'https://pushpad.xyz';
 
@@ -15,20 +16,14 @@ type Created = { id?: number | string; scheduled?: number; uids?: string[] };
  * `apiKey` is the auth token, `applicationId` the project id. Web push has no sound or numeric badge
  * (Pushpad's `badge_url` is an image), so those overrides have no place; `data` goes as `custom_data`.
  */
-export class PushpadPushProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class PushpadPushProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    const { apiKey, applicationId } = credentials;
-    if (!apiKey || !applicationId) throw new ProviderError('the integration has no apiKey (auth token) or applicationId (project id)', false);
+    const { apiKey, applicationId } = requireCredentials(credentials, ['apiKey', 'applicationId']);
     const p = pushFields(message);
     if (!p.tokens.length) throw new ProviderError('no device tokens (Pushpad uids)', false);
     const o = message.overrides;
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/api/v1/projects/${encodeURIComponent(applicationId)}/notifications`,
+    const answer = await this.call({
+      url: this.url(API, `/api/v1/projects/${encodeURIComponent(applicationId)}/notifications`),
       headers: { authorization: `Token token="${apiKey}"` },
       json: {
         notification: {
@@ -51,5 +46,5 @@ export class PushpadPushProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'pushpad', through: 'HTTP API (POST /api/v1/projects/<id>/notifications)', create: (kit) => new PushpadPushProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'pushpad', through: 'HTTP API (POST /api/v1/projects/<id>/notifications)', create: (kit) => new PushpadPushProvider(kit) }),
 ];

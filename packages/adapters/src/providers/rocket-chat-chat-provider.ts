@@ -1,7 +1,8 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
+import { requireCredentials } from './kit/require-credentials';
 
 type RocketAnswer = { success?: boolean; error?: string; message?: string | { _id?: string }; status?: string };
 
@@ -11,22 +12,17 @@ type RocketAnswer = { success?: boolean; error?: string; message?: string | { _i
  * and is no longer maintained. `token` is a personal access token, `user` its user id. The server is
  * `baseUrl`, or the subscriber's `webhookUrl` as Novu's provider reads it; the chat channel setting
  * (`channel`) is `#channel`, `@user` or a room id. Rate limits say their wait in the error text only.
+ * The server is the integration's or subscriber's own, so an operator endpoint does not replace it.
  */
-export class RocketChatChatProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { timeoutMs: number },
-  ) {}
-
+export class RocketChatChatProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    const { token, user } = credentials;
-    if (!token || !user) throw new ProviderError('the integration has no token (personal access token) or user (its user id)', false);
+    const { token, user } = requireCredentials(credentials, ['token', 'user']);
     const server = credentials.baseUrl ?? message.to.webhookUrl;
     if (!server) throw new ProviderError('no Rocket.Chat server: set the integration baseUrl or the subscriber webhookUrl', false);
     const room = message.to.chatChannel;
     if (!room) throw new ProviderError('the subscriber has no Rocket.Chat room (a chat channel setting `channel`)', false);
     const o = message.overrides;
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
+    const answer = await this.call({
       url: `${server.replace(/\/+$/, '')}/api/v1/chat.postMessage`,
       headers: { 'x-auth-token': token, 'x-user-id': user },
       json: {
@@ -49,5 +45,5 @@ export class RocketChatChatProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'rocket-chat', through: 'REST API (POST /api/v1/chat.postMessage)', create: (kit) => new RocketChatChatProvider(kit.http, { timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'rocket-chat', through: 'REST API (POST /api/v1/chat.postMessage)', create: (kit) => new RocketChatChatProvider(kit) }),
 ];

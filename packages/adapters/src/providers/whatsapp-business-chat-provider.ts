@@ -1,7 +1,8 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { callProvider } from './kit/provider-http';
+import { requireCredentials } from './kit/require-credentials';
 
 const API = 'https://graph.facebook.com';
 // The Graph API version the message shapes below were written against; Meta keeps each for two years.
@@ -29,21 +30,15 @@ function template(value: unknown): Record<string, unknown> | undefined {
  * text message carries the rendered body; `overrides.template` sends an approved template instead
  * (needed outside the 24-hour window), and `overrides.previewUrl` turns on link previews.
  */
-export class WhatsAppBusinessChatProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { baseUrl?: string; timeoutMs: number },
-  ) {}
-
+export class WhatsAppBusinessChatProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    const { apiToken, phoneNumberIdentification } = credentials;
-    if (!apiToken || !phoneNumberIdentification) throw new ProviderError('the integration has no apiToken or phoneNumberIdentification', false);
+    const { apiToken, phoneNumberIdentification } = requireCredentials(credentials, ['apiToken', 'phoneNumberIdentification']);
     const to = message.to.chatChannel;
     if (!to) throw new ProviderError('the subscriber has no WhatsApp number (a chat channel setting `channel`)', false);
     const o = message.overrides;
     const tpl = template(o.template);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
-      url: `${this.options.baseUrl ?? API}/${VERSION}/${encodeURIComponent(String(phoneNumberIdentification))}/messages`,
+    const answer = await this.call({
+      url: this.url(API, `/${VERSION}/${encodeURIComponent(phoneNumberIdentification)}/messages`),
       headers: { authorization: `Bearer ${apiToken}` },
       json: {
         messaging_product: 'whatsapp',
@@ -64,6 +59,6 @@ export const providers = [
   defineProvider({
     id: 'whatsapp-business',
     through: 'Cloud API (POST /<version>/<phone-number-id>/messages)',
-    create: (kit) => new WhatsAppBusinessChatProvider(kit.http, { baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }),
+    create: (kit) => new WhatsAppBusinessChatProvider(kit),
   }),
 ];

@@ -1,7 +1,9 @@
-import type { Credentials, DeliveryProvider, HttpClient, OutboundMessage, ProviderReceipt } from '@herald/domain';
+import type { Credentials, OutboundMessage, ProviderReceipt } from '@herald/domain';
 import { ProviderError } from '@herald/domain';
+import { HttpApiProvider } from './kit/http-api-provider';
 import { defineProvider } from './kit/provider-definition';
-import { basicAuth, callProvider } from './kit/provider-http';
+import { basicAuth } from './kit/provider-http';
+import { requireCredentials } from './kit/require-credentials';
 
 type ZulipAnswer = { result?: string; msg?: string; code?: string; id?: number; 'retry-after'?: number };
 
@@ -23,19 +25,14 @@ function destination(channel: string, message: OutboundMessage): Record<string, 
  * requests take no timeout. `baseUrl` is the organization's URL (zulip is self-hosted as often as not,
  * so the guard on private addresses applies to it), `user` the bot's email, `apiKey` its key.
  * `private` rather than `direct` keeps servers before Zulip 7 working; newer ones take both.
+ * The server is the integration's own, so an operator endpoint for the id does not replace it.
  */
-export class ZulipChatProvider implements DeliveryProvider {
-  constructor(
-    private readonly http: HttpClient,
-    private readonly options: { timeoutMs: number },
-  ) {}
-
+export class ZulipChatProvider extends HttpApiProvider {
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
-    const { baseUrl, user, apiKey } = credentials;
-    if (!baseUrl || !user || !apiKey) throw new ProviderError('the integration has no baseUrl, user (the bot email) or apiKey', false);
+    const { baseUrl, user, apiKey } = requireCredentials(credentials, ['baseUrl', 'user', 'apiKey']);
     const channel = message.to.chatChannel;
     if (!channel) throw new ProviderError('the subscriber has no Zulip stream or user (a chat channel setting `channel`)', false);
-    const answer = await callProvider(this.http, this.options.timeoutMs, {
+    const answer = await this.call({
       url: `${baseUrl.replace(/\/+$/, '')}/api/v1/messages`,
       headers: { authorization: basicAuth(user, apiKey), 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ ...destination(channel, message), content: message.body }).toString(),
@@ -50,5 +47,5 @@ export class ZulipChatProvider implements DeliveryProvider {
 }
 
 export const providers = [
-  defineProvider({ id: 'zulip', through: 'REST API (POST /api/v1/messages)', create: (kit) => new ZulipChatProvider(kit.http, { timeoutMs: kit.timeoutMs }) }),
+  defineProvider({ id: 'zulip', through: 'REST API (POST /api/v1/messages)', create: (kit) => new ZulipChatProvider(kit) }),
 ];
