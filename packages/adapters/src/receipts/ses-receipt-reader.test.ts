@@ -1,54 +1,20 @@
-import { execFileSync } from 'node:child_process';
-import { createSign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GuardedHttpClient } from '../http/guarded-http-client';
 import { SesReceiptReader } from './ses-receipt-reader';
 import { SnsMessageVerifier } from './sns-message-verifier';
+import { startSnsStandIn, type SnsStandIn } from './testing/sns-stand-in';
 
-// A self-signed certificate served from a loopback server stands in for SNS's signing certificate;
-// the reader is told (as HERALD_SNS_TRUSTED_ORIGIN does) that SNS lives on that origin.
-let server: Server;
+// A loopback SNS stand-in serves a self-signed signing certificate; the reader is told (as
+// HERALD_SNS_TRUSTED_ORIGIN does) that SNS lives on that origin.
+let sns: SnsStandIn;
 let origin: string;
-let key: string;
-const confirmed: string[] = [];
-
+let confirmed: string[];
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sns-cert-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`, '-days', '1', '-subj', '/CN=sns.us-east-1.amazonaws.com'], { stdio: 'ignore' });
-  key = readFileSync(`${dir}/key.pem`, 'utf8');
-  const cert = readFileSync(`${dir}/cert.pem`, 'utf8');
-  rmSync(dir, { recursive: true, force: true });
-  server = createServer((req, res) => {
-    if (req.url?.endsWith('.pem')) return res.end(cert);
-    if (req.url?.startsWith('/?Action=ConfirmSubscription')) {
-      confirmed.push(req.url);
-      return res.end('<ConfirmSubscriptionResponse/>');
-    }
-    res.statusCode = 404;
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  sns = await startSnsStandIn();
+  ({ origin, confirmed } = sns);
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-const FIELDS: Record<string, string[]> = {
-  Notification: ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'],
-  SubscriptionConfirmation: ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
-  UnsubscribeConfirmation: ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'],
-};
-
-/** Signs an SNS message as SNS does: "Name\nvalue\n" for each signed field present, RSA with SHA-1 (v1) or SHA-256 (v2). */
-function signed<M extends Record<string, string>>(message: M, version: '1' | '2' = '1') {
-  const text = FIELDS[message.Type].filter((f) => f in message).map((f) => `${f}\n${message[f]}\n`).join('');
-  const signature = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256').update(text).sign(key, 'base64');
-  return { ...message, SignatureVersion: version, Signature: signature, SigningCertURL: `${origin}/SimpleNotificationService-f3ecfb7224c7233fe7bb5f59f96de52f.pem` };
-}
+afterAll(() => sns.close());
+const signed = <M extends Record<string, string>>(message: M, version: '1' | '2' = '1') => sns.sign(message, version);
 
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:ses-receipts';
 const bounce = {
