@@ -89,6 +89,14 @@ describe('Mailgun webhooks (HMAC-SHA256 of timestamp + token, with a replay wind
     expect(await at(1529006854).read(call(payload('1529006854')), {})).toMatchObject({ verified: false });
   });
 
+  it("takes a subaccount's event by its parent-signature when the integration holds the primary account's key", async () => {
+    const primary = 'key-primary-account-0000000000000000';
+    const body = JSON.parse(payload('1529006854', 'ab'.repeat(32)));
+    body.signature['parent-signature'] = createHmac('sha256', primary).update(`1529006854${body.signature.token}`).digest('hex');
+    expect(await at(1529006854).read(call(JSON.stringify(body)), { signingSecret: primary })).toMatchObject({ verified: true, receipts: [{ receiptId: 'G9Bn5sl1TC6nu79C8C0bwg' }] });
+    expect(await at(1529006854).read(call(JSON.stringify(body)), { signingSecret: key })).toMatchObject({ verified: false });
+  });
+
   it('takes a signature token again only with the event it came with: another event under it is a replay', async () => {
     const reader = at(1529006854);
     const original = payload('1529006854');
