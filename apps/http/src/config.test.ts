@@ -57,3 +57,13 @@ describe('dashboard settings', () => {
     expect(loadConfig({ HERALD_PUBLIC_URL: 'https://herald.example.com/dashboard/' }).publicOrigin).toBe('https://herald.example.com');
   });
 });
+
+describe('provider receipts', () => {
+  it('trusts no SNS stand-in unless HERALD_SNS_TRUSTED_ORIGIN names one, and never in production', () => {
+    expect(loadConfig({}).snsTrustedOrigin).toBeUndefined();
+    expect(loadConfig({ HERALD_PROVIDER_ENDPOINTS: '{"sns": "http://127.0.0.1:4566"}' }).snsTrustedOrigin).toBeUndefined();
+    expect(loadConfig({ HERALD_SNS_TRUSTED_ORIGIN: 'http://127.0.0.1:4566/' }).snsTrustedOrigin).toBe('http://127.0.0.1:4566');
+    expect(() => loadConfig({ HERALD_SNS_TRUSTED_ORIGIN: 'http://127.0.0.1:4566', NODE_ENV: 'production' })).toThrow(/NODE_ENV=production/);
+    expect(() => loadConfig({ HERALD_SNS_TRUSTED_ORIGIN: 'sns.local' })).toThrow(/HERALD_SNS_TRUSTED_ORIGIN must be an http\(s\) origin/);
+  });
+});

@@ -28,6 +28,8 @@ export interface Config {
   retentionDays: number;
   /** Provider API base URLs by provider id (HERALD_PROVIDER_ENDPOINTS, JSON): sandboxes, proxies, tests. */
   providerEndpoints: Record<string, string>;
+  /** HERALD_SNS_TRUSTED_ORIGIN: the one origin SNS signing certificates and SubscribeURLs may come from instead of AWS (tests' loopback SNS). */
+  snsTrustedOrigin?: string;
   /** LOG_FORMAT: JSON lines, or 'pretty' for a person at a terminal. */
   logFormat: 'json' | 'pretty';
   /** HERALD_METRICS: Prometheus metrics off (default), at /metrics on the API port, or on a port of their own. */
@@ -115,6 +117,22 @@ function providerEndpoints(value: string | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(parsed).map(([id, url]) => [id, (url as string).replace(/\/+$/, '')]));
 }
 
+/**
+ * An SNS stand-in trusted instead of `sns.<region>.amazonaws.com`: whoever serves certificates there
+ * can sign SES receipts, so it is for tests and never taken with NODE_ENV=production.
+ */
+function snsTrustedOrigin(value: string | undefined, nodeEnv: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (nodeEnv === 'production') throw new Error('HERALD_SNS_TRUSTED_ORIGIN is for tests against a stand-in SNS; it is refused with NODE_ENV=production');
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password) return url.origin;
+  } catch {
+    // reported below
+  }
+  throw new Error(`HERALD_SNS_TRUSTED_ORIGIN must be an http(s) origin such as http://127.0.0.1:4566, got '${value}'`);
+}
+
 /** Comma-separated delays in milliseconds before each attempt, the first usually 0. */
 function webhookSchedule(value: string | undefined): readonly number[] {
   if (value === undefined || value === '') return DEFAULT_WEBHOOK_DISPATCH.scheduleMs;
@@ -151,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retryPolicy: retryPolicy(env.HERALD_RETRY_POLICY),
     retentionDays: retentionDays(env.HERALD_RETENTION_DAYS),
     providerEndpoints: providerEndpoints(env.HERALD_PROVIDER_ENDPOINTS),
+    snsTrustedOrigin: snsTrustedOrigin(env.HERALD_SNS_TRUSTED_ORIGIN, env.NODE_ENV),
     logFormat: env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json',
     metrics: metricsSetting(env.HERALD_METRICS),
     readyMaxLagSeconds: positiveNumber(env.HERALD_READY_MAX_LAG_SECONDS, 60, 'HERALD_READY_MAX_LAG_SECONDS'),

@@ -56,6 +56,7 @@ export * from './entities/step-filter';
 export * from './entities/channel-endpoint';
 export * from './rules/evaluate-step-filters';
 export * from './rules/validate-credentials';
+export * from './rules/sns-topic-arns';
 export * from './rules/resolve-recipient-channels';
 export * from './ports/credential-cipher';
 export * from './ports/channel-connection-repository';

@@ -6,7 +6,7 @@ import type { Wiring } from './binder';
 export const receipts: Wiring = (bind, { db, config, logger, observability }) => {
   bind.factory(ReceiptRepository, [CredentialCipher], (cipher) => new SqlReceiptRepository(db.pool, cipher));
   // Certificates and confirmations go through the outbound guard, like every call Herald makes.
-  bind.factory(ReceiptReaders, [HttpClient], (http) => new StaticReceiptReaders(http, config.providerEndpoints));
+  bind.factory(ReceiptReaders, [HttpClient], (http) => new StaticReceiptReaders(http, { snsTrustedOrigin: config.snsTrustedOrigin }));
   bind.value(ReceiptObserver, observability.receiptObserver(logger));
   bind.construct(ApplyDeliveryReceipts, [ReceiptRepository, ReceiptReaders, ReceiptObserver]);
 };

@@ -60,7 +60,7 @@ export const providers = [
     id: 'ses',
     through: '`@aws-sdk/client-sesv2` (SendEmail)',
     create: (kit) => new SesEmailProvider({ baseUrl: kit.endpoint, timeoutMs: kit.timeoutMs }),
-    // SES reports through SNS; an operator's `sns` endpoint (a loopback fake) stands in for SNS's hosts.
-    receipts: (kit) => new SesReceiptReader(new SnsMessageVerifier(kit.http, kit.endpoints.sns), kit.http),
+    // SES reports through SNS; only the operator's HERALD_SNS_TRUSTED_ORIGIN (tests) stands in for SNS's hosts.
+    receipts: (kit) => new SesReceiptReader(new SnsMessageVerifier(kit.http, kit.snsTrustedOrigin), kit.http),
   }),
 ];

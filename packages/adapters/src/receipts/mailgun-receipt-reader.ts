@@ -8,9 +8,17 @@ export const MAILGUN_MAX_AGE_MS = 10 * 60_000;
 /**
  * Mailgun's webhooks: `signature.signature` is the hex HMAC-SHA256, keyed with the account's
  * webhook signing key (the integration's `signingSecret`), of `signature.timestamp` followed by
- * `signature.token`. A timestamp further than ten minutes from now is refused as a replay.
+ * `signature.token` (or, for a subaccount's domain, `signature.parent-signature` keyed with the
+ * primary account's). A timestamp further than ten minutes from now is refused as a replay.
+ *
+ * The signature does not cover `event-data`, so a captured signature could carry another event
+ * within those ten minutes. Mailgun's advice is to cache each token: a token is taken again only
+ * with the event it first came with (a retry, then a duplicate by its event id), never another.
+ * The cache is per process and forgets a token once its timestamp is out of the window.
  */
 export class MailgunReceiptReader implements ReceiptReader {
+  private readonly tokens = new Map<string, { eventId: string; expiresAt: number }>();
+
   constructor(private readonly now: () => number = Date.now) {}
 
   async read(request: InboundReceiptRequest, credentials: Credentials): Promise<ReceiptReading> {
@@ -20,10 +28,13 @@ export class MailgunReceiptReader implements ReceiptReader {
     if (!timestamp || !token || !given) return rejected('the call is not signed (signature.timestamp, token, signature)');
     if (typeof credentials.signingSecret !== 'string' || !credentials.signingSecret) return rejected('the integration has no signingSecret (the webhook signing key)');
     const expected = createHmac('sha256', credentials.signingSecret).update(timestamp + token).digest('hex');
-    if (!sameSignature(given, expected)) return rejected('the signature does not verify');
+    // A subaccount's events also carry `parent-signature`, made with the primary account's key.
+    const parent = text(signature, 'parent-signature');
+    if (!sameSignature(given, expected) && !(parent && sameSignature(parent, expected))) return rejected('the signature does not verify');
     if (!(Math.abs(this.now() - Number(timestamp) * 1000) <= MAILGUN_MAX_AGE_MS)) return rejected('the signature is too old (a replay)');
     const data = objectAt(body, 'event-data');
     const id = text(data, 'id');
+    if (!this.firstUseOrSameEvent(token, id, Number(timestamp) * 1000)) return rejected('the signature token was already used for another event (a replay)');
     const messageId = text(objectAt(objectAt(data, 'message'), 'headers'), 'message-id');
     if (!id || !messageId) return verified([]);
     const name = text(data, 'event');
@@ -38,6 +49,19 @@ export class MailgunReceiptReader implements ReceiptReader {
         raw: JSON.stringify(data),
       },
     ]);
+  }
+
+  private firstUseOrSameEvent(token: string, eventId: string, signedAt: number): boolean {
+    const now = this.now();
+    // Tokens were stored in arrival order, close to expiry order: drop the expired ones at the front.
+    for (const [seen, entry] of this.tokens) {
+      if (entry.expiresAt > now) break;
+      this.tokens.delete(seen);
+    }
+    const earlier = this.tokens.get(token);
+    if (earlier) return earlier.eventId === eventId;
+    this.tokens.set(token, { eventId, expiresAt: signedAt + MAILGUN_MAX_AGE_MS });
+    return true;
   }
 }
 

@@ -15,8 +15,9 @@ export class PostmarkReceiptReader implements ReceiptReader {
     if (typeof user !== 'string' || !user || typeof password !== 'string' || !password) {
       return rejected('the integration has no user and password for the webhook URL');
     }
-    const authorization = request.headers.authorization ?? '';
-    if (!sameSignature(authorization, `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`)) {
+    // The scheme name is case-insensitive (RFC 9110); the credentials are compared in constant time.
+    const given = /^basic\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!sameSignature(given, Buffer.from(`${user}:${password}`).toString('base64'))) {
       return rejected('the basic auth credentials are missing or wrong');
     }
     const record = parseJson(request.body);

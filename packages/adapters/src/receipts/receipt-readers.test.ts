@@ -2,6 +2,7 @@ import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MailgunReceiptReader } from './mailgun-receipt-reader';
 import { PostmarkReceiptReader } from './postmark-receipt-reader';
+import { sameSignature } from './receipt-reading';
 import { SendGridReceiptReader } from './sendgrid-receipt-reader';
 import { TwilioReceiptReader } from './twilio-receipt-reader';
 
@@ -87,6 +88,23 @@ describe('Mailgun webhooks (HMAC-SHA256 of timestamp + token, with a replay wind
     expect(await at(1529006854).read(call('not json'), { signingSecret: key })).toMatchObject({ verified: false });
     expect(await at(1529006854).read(call(payload('1529006854')), {})).toMatchObject({ verified: false });
   });
+
+  it("takes a subaccount's event by its parent-signature when the integration holds the primary account's key", async () => {
+    const primary = 'key-primary-account-0000000000000000';
+    const body = JSON.parse(payload('1529006854', 'ab'.repeat(32)));
+    body.signature['parent-signature'] = createHmac('sha256', primary).update(`1529006854${body.signature.token}`).digest('hex');
+    expect(await at(1529006854).read(call(JSON.stringify(body)), { signingSecret: primary })).toMatchObject({ verified: true, receipts: [{ receiptId: 'G9Bn5sl1TC6nu79C8C0bwg' }] });
+    expect(await at(1529006854).read(call(JSON.stringify(body)), { signingSecret: key })).toMatchObject({ verified: false });
+  });
+
+  it('takes a signature token again only with the event it came with: another event under it is a replay', async () => {
+    const reader = at(1529006854);
+    const original = payload('1529006854');
+    expect(await reader.read(call(original), { signingSecret: key })).toMatchObject({ verified: true });
+    expect(await reader.read(call(original), { signingSecret: key })).toMatchObject({ verified: true });
+    const swapped = original.replace('G9Bn5sl1TC6nu79C8C0bwg', 'forged-event-id').replace('"permanent"', '"temporary"');
+    expect(await reader.read(call(swapped), { signingSecret: key })).toMatchObject({ verified: false, reason: expect.stringContaining('already used') });
+  });
 });
 
 describe('Postmark webhooks (basic auth credentials in the webhook URL)', () => {
@@ -105,5 +123,18 @@ describe('Postmark webhooks (basic auth credentials in the webhook URL)', () => 
     expect(await reader.read(call(delivery), credentials)).toMatchObject({ verified: false });
     expect(await reader.read(call(delivery, { authorization: `Basic ${Buffer.from('herald:guess').toString('base64')}` }), credentials)).toMatchObject({ verified: false });
     expect(await reader.read(call(delivery, auth), {})).toMatchObject({ verified: false });
+    expect(await reader.read(call(delivery, { authorization: `Basic ${Buffer.from('herald:p4ss-w0rd-and-more').toString('base64')}` }), credentials)).toMatchObject({ verified: false });
+    expect(await reader.read(call(delivery, { authorization: `Bearer ${Buffer.from('herald:p4ss-w0rd').toString('base64')}` }), credentials)).toMatchObject({ verified: false });
+    // The scheme's name is case-insensitive.
+    expect(await reader.read(call(delivery, { authorization: auth.authorization.replace('Basic', 'basic') }), credentials)).toMatchObject({ verified: true });
+  });
+});
+
+describe('sameSignature', () => {
+  it('compares digests of both sides, so unequal lengths take the same path as unequal values', () => {
+    expect(sameSignature('p4ss-w0rd', 'p4ss-w0rd')).toBe(true);
+    expect(sameSignature('p4ss-w0rd', 'p4ss-w0rD')).toBe(false);
+    expect(sameSignature('p4ss', 'p4ss-w0rd')).toBe(false);
+    expect(sameSignature('', 'p4ss-w0rd')).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { DeliveryReceipt, ReceiptReading } from '@herald/domain';
 
 /** A refused call: never applied, answered 401. */
@@ -10,11 +10,14 @@ export function verified(receipts: DeliveryReceipt[]): ReceiptReading {
   return { verified: true, receipts };
 }
 
-/** Constant-time comparison of two signatures as text; different lengths are simply unequal. */
-export function sameSignature(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/**
+ * Constant-time comparison of a signature or secret a caller gave with the expected one. Both are
+ * hashed to 32 bytes first, so the time taken tells neither the expected value nor its length
+ * (Postmark's basic auth password is the secret itself, not a fixed-length digest).
+ */
+export function sameSignature(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** JSON the provider sent, or undefined: a payload that does not parse is refused, never a 500. */

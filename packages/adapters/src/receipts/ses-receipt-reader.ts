@@ -1,4 +1,4 @@
-import type { Credentials, DeliveryReceipt, HttpClient, InboundReceiptRequest, ReceiptEvent, ReceiptReader, ReceiptReading } from '@herald/domain';
+import { snsTopicArns, type Credentials, type DeliveryReceipt, type HttpClient, type InboundReceiptRequest, type ReceiptEvent, type ReceiptReader, type ReceiptReading } from '@herald/domain';
 import { objectAt, parseJson, rejected, text, verified } from './receipt-reading';
 import type { SnsMessageVerifier } from './sns-message-verifier';
 
@@ -6,9 +6,12 @@ const EVENTS: Record<string, ReceiptEvent> = { Delivery: 'delivered', Reject: 'f
 
 /**
  * Amazon SES notifications (bounce, delivery, complaint) and event publishing, through an SNS
- * topic subscribed to the receipt URL. Every SNS message is verified first. A verified
- * SubscriptionConfirmation is confirmed by calling its SubscribeURL, which must be on SNS itself
- * (through the outbound guard): no other address is ever called.
+ * topic subscribed to the receipt URL. Any AWS account can sign SNS messages, so a message is
+ * taken only from the topics the integration names (`topicArns`), then its signature is verified.
+ * A SubscriptionConfirmation is confirmed by calling its SubscribeURL, which must be SNS's own
+ * ConfirmSubscription for that topic (through the outbound guard): no other address is ever
+ * called. An UnsubscribeConfirmation is acknowledged and not undone: re-subscribing is the
+ * operator's decision.
  */
 export class SesReceiptReader implements ReceiptReader {
   constructor(
@@ -16,22 +19,29 @@ export class SesReceiptReader implements ReceiptReader {
     private readonly http: HttpClient,
   ) {}
 
-  async read(request: InboundReceiptRequest, _credentials: Credentials): Promise<ReceiptReading> {
+  async read(request: InboundReceiptRequest, credentials: Credentials): Promise<ReceiptReading> {
     const message = parseJson(request.body);
     if (!message || typeof message !== 'object' || Array.isArray(message)) return rejected('the body is not an SNS message');
     const sns = message as Record<string, unknown>;
+    const topics = snsTopicArns(credentials.topicArns).arns;
+    if (!topics.length) return rejected('the integration names no topicArns (the SNS topics it takes receipts from)');
+    const topic = text(sns, 'TopicArn');
+    if (!topics.includes(topic)) return rejected(`the SNS topic ${topic ? `${topic} ` : ''}is not one of the integration's topicArns`);
     const problem = await this.sns.problem(sns);
     if (problem) return rejected(problem);
     const type = text(sns, 'Type');
-    if (type === 'SubscriptionConfirmation') {
-      const url = text(sns, 'SubscribeURL');
-      if (!this.sns.trusted(url)) return rejected('SubscribeURL is not on SNS');
-      const answer = await this.http.request({ method: 'GET', url, headers: {}, timeoutMs: 10_000 }).catch(() => null);
-      if (!answer || answer.status !== 200) return rejected('the subscription could not be confirmed');
-      return verified([]);
-    }
+    if (type === 'SubscriptionConfirmation') return this.confirm(text(sns, 'SubscribeURL'), topic);
     if (type !== 'Notification') return verified([]);
     return verified(receiptOf(text(sns, 'MessageId'), parseJson(text(sns, 'Message'))));
+  }
+
+  private async confirm(subscribeUrl: string, topic: string): Promise<ReceiptReading> {
+    if (!this.sns.trusted(subscribeUrl)) return rejected('SubscribeURL is not on SNS');
+    const params = new URL(subscribeUrl).searchParams;
+    if (params.get('Action') !== 'ConfirmSubscription' || params.get('TopicArn') !== topic) return rejected('SubscribeURL is not a ConfirmSubscription for this topic');
+    const answer = await this.http.request({ method: 'GET', url: subscribeUrl, headers: {}, timeoutMs: 10_000 }).catch(() => null);
+    if (!answer || answer.status !== 200) return rejected('the subscription could not be confirmed');
+    return verified([]);
   }
 }
 

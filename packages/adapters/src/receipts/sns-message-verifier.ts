@@ -14,15 +14,15 @@ const AWS_HOST = /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/;
 /**
  * Verifies an Amazon SNS message: its signature (SignatureVersion 1: RSA SHA-1, 2: RSA SHA-256)
  * with the certificate at SigningCertURL, which must be an https URL on `sns.<region>.amazonaws.com`
- * ending in `.pem`. `snsOrigin` (the operator's `sns` provider endpoint, for loopback fakes in
- * tests) replaces that rule: then only URLs on that origin are trusted, and no AWS host.
+ * ending in `.pem`. `trustedOrigin` (HERALD_SNS_TRUSTED_ORIGIN, a stand-in SNS in tests; refused in
+ * production) replaces that rule: then only URLs on that origin are trusted, and no AWS host.
  */
 export class SnsMessageVerifier {
   private readonly certificates = new Map<string, Promise<string | null>>();
 
   constructor(
     private readonly http: HttpClient,
-    private readonly snsOrigin?: string,
+    private readonly trustedOrigin?: string,
   ) {}
 
   /** Whether a URL SNS gave (certificate, subscription confirmation) is on SNS itself. */
@@ -33,7 +33,7 @@ export class SnsMessageVerifier {
     } catch {
       return false;
     }
-    if (this.snsOrigin) return url.origin === new URL(this.snsOrigin).origin;
+    if (this.trustedOrigin) return url.origin === new URL(this.trustedOrigin).origin;
     return url.protocol === 'https:' && AWS_HOST.test(url.hostname) && !url.username && !url.password && (url.port === '' || url.port === '443');
   }
 

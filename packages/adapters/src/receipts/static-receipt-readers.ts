@@ -6,9 +6,9 @@ import { REGISTERED_PROVIDERS } from '../providers/registered-providers';
 export class StaticReceiptReaders implements ReceiptReaders {
   private readonly readers = new Map<string, ReceiptReader>();
 
-  constructor(http: HttpClient, endpoints: Readonly<Record<string, string>> = {}, definitions: readonly ProviderDefinition[] = REGISTERED_PROVIDERS) {
+  constructor(http: HttpClient, settings: { snsTrustedOrigin?: string } = {}, definitions: readonly ProviderDefinition[] = REGISTERED_PROVIDERS) {
     for (const definition of definitions) {
-      const reader = definition.receipts?.({ http, endpoints });
+      const reader = definition.receipts?.({ http, snsTrustedOrigin: settings.snsTrustedOrigin });
       if (reader) this.readers.set(definition.id, reader);
     }
   }

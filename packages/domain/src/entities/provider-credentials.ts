@@ -21,7 +21,7 @@ const FIELDS: Record<string, readonly string[]> = {
   postmark: ['apiKey', 'from', '?senderName', '?user', '?password'],
   sendgrid: ['apiKey', 'from', '?senderName', '?signingSecret'],
   sendinblue: ['apiKey', 'from', '?senderName'],
-  ses: ['apiKey', 'secretKey', 'region', 'from', '?senderName'],
+  ses: ['apiKey', 'secretKey', 'region', 'from', '?senderName', '?topicArns'],
   netcore: ['apiKey', 'from'],
   'infobip-email': ['apiKey', 'baseUrl', 'from', '?senderName'],
   resend: ['apiKey', 'from', '?senderName'],

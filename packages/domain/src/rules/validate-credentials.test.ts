@@ -11,6 +11,8 @@ const provider = (id: string) => {
 };
 const serviceAccount = JSON.stringify({ project_id: 'p', client_email: 'a@p.iam.gserviceaccount.com', private_key: 'k' });
 
+const ses = { apiKey: 'AKIA1', secretKey: 's', region: 'eu-west-1', from: 'a@b.co' };
+
 describe('validateCredentials', () => {
   const cases: Array<[string, Credentials, string[]]> = [
     ['nodemailer complete', { host: 'smtp.example.com', port: '587', from: 'no-reply@example.com' }, []],
@@ -30,6 +32,9 @@ describe('validateCredentials', () => {
     ['chat-webhook with a bad URL', { webhookUrl: 'ftp://x' }, ['credentials.webhookUrl']],
     ['built-in email sink needs nothing', {}, []],
     ['anthropic needs a key', {}, ['credentials.apiKey']],
+    ['ses with SNS topics', { ...ses, topicArns: 'arn:aws:sns:eu-west-1:123456789012:a, arn:aws:sns:eu-west-1:123456789012:b' }, []],
+    ['ses with a queue for a topic', { ...ses, topicArns: 'arn:aws:sns:eu-west-1:123456789012:a,arn:aws:sqs:eu-west-1:123456789012:q' }, ['credentials.topicArns']],
+    ['ses with topics as a list', { ...ses, topicArns: ['arn:aws:sns:eu-west-1:123456789012:a'] as unknown as string }, ['credentials.topicArns']],
   ];
   const providerOf: Record<string, string> = {
     nodemailer: 'nodemailer',
@@ -41,6 +46,7 @@ describe('validateCredentials', () => {
     'chat-webhook': 'chat-webhook',
     'built-in': 'herald-email',
     anthropic: 'anthropic',
+    ses: 'ses',
   };
   it.each(cases)('%s', (name, credentials, fields) => {
     const id = Object.entries(providerOf).find(([prefix]) => name.startsWith(prefix))![1];

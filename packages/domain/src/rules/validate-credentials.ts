@@ -2,6 +2,7 @@ import type { Credentials } from '../entities/integration';
 import type { ProviderInfo } from '../entities/provider-catalogue';
 import type { FieldErrors } from '../errors';
 import { credentialFields } from '../entities/provider-credentials';
+import { snsTopicArns } from './sns-topic-arns';
 
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 const URL_FIELDS = ['baseUrl', 'webhookUrl', 'redirectUrl'] as const;
@@ -56,6 +57,13 @@ export function validateCredentials(provider: ProviderInfo, credentials: Credent
   if (provider.genericId === 'nodemailer' && credentials.user && !credentials.password) fail('password', 'is required with user (SMTP login)');
   for (const field of ['secure', 'requireTls', 'ignoreTls'] as const) {
     if (credentials[field] !== undefined && typeof credentials[field] !== 'boolean') fail(field, 'must be true or false');
+  }
+  // SES receipts are taken only from the SNS topics named here (docs/receipts.md).
+  if (credentials.topicArns !== undefined && credentials.topicArns !== '') {
+    const topics = snsTopicArns(credentials.topicArns);
+    if (typeof credentials.topicArns !== 'string' || topics.invalid.length || !topics.arns.length) {
+      fail('topicArns', 'must be SNS topic ARNs (arn:aws:sns:<region>:<account>:<topic>), separated by commas');
+    }
   }
   if (typeof serviceAccount === 'string' && serviceAccount !== '') {
     const problem = serviceAccountProblem(serviceAccount);

@@ -20,6 +20,8 @@ export const CredentialsSchema = z
     appSid: text, senderId: text, tenantId: text, AppIOBaseUrl: text, signingSecret: text, outboundIntegrationId: text,
     useFromAddressOverride: flag, fromAddressOverride: text, emailSlugPrefix: text, externalEnvironmentId: text,
     externalVaultId: text, externalWorkspaceId: text,
+    // Herald's own: the SNS topics an SES integration takes delivery receipts from (docs/receipts.md).
+    topicArns: text,
     // Sent by @novu/api (state of Novu's own dashboard flows): accepted, not kept.
     outboundConnectedAt: text, whatsNextCompletedAt: text,
   })

@@ -28,7 +28,7 @@ export const receive = createRoute({
   responses: {
     200: jsonContent(ReceiptResultSchema, 'Verified; each receipt applied once'),
     ...errorResponses,
-    401: errorResponse('Not signed, or the signature (or basic auth) does not verify: nothing applied'),
+    401: errorResponse('Not signed, the signature (or basic auth) does not verify, or from a source the integration does not accept (an SNS topic it does not name): nothing applied'),
     404: errorResponse('No live integration with this id whose provider sends receipts'),
     413: errorResponse('Body over 1 MB'),
   },

@@ -17,6 +17,8 @@ export const fake: ProviderFake = {
         path: /^\/v3\/mg\.herald\.test\/messages$/,
         prefix: '/v3/',
         authorized: (r) => r.headers.authorization === `Basic ${Buffer.from(`api:${KEY}`).toString('base64')}`,
+        // Mailgun answers the Message-Id header in angle brackets; its events carry it without.
+        messageId: (n) => `<20261128120000.${n}.contract@mg.herald.test>`,
         accept: (_r, id) => ({ status: 200, body: { id, message: 'Queued. Thank you.' } }),
         unauthorized: () => ({ status: 401, headers: { 'content-type': 'text/plain' }, body: 'Forbidden' }),
         invalidRecipient: () => ({ status: 400, body: { message: "to parameter is not a valid address. please check documentation" } }),

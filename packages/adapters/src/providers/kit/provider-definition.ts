@@ -18,8 +18,8 @@ export interface ProviderKit {
 export interface ReceiptKit {
   /** Outbound HTTP behind the same guard (SNS signing certificates, subscription confirmations). */
   http: HttpClient;
-  /** HERALD_PROVIDER_ENDPOINTS by provider id: loopback fakes stand in for a provider's own hosts in tests. */
-  endpoints: Readonly<Record<string, string>>;
+  /** HERALD_SNS_TRUSTED_ORIGIN: a stand-in SNS (tests) whose certificates are trusted instead of AWS's; unset in production. */
+  snsTrustedOrigin?: string;
 }
 
 /** A provider the registry can build; `close` frees what it keeps between sends (SDK apps, pools). */

@@ -12,6 +12,8 @@ export interface HttpServiceSpec {
   prefix: string;
   /** Whether the request carries the credentials of the fixture's target (its key, its signature). */
   authorized(request: RecordedRequest): boolean;
+  /** The id the service gives its n-th accepted send, in the service's own format; `msg-<n>` when omitted. */
+  messageId?(n: number): string;
   /** The service's answer to an accepted send that it gave `id`. */
   accept(request: RecordedRequest, id: string): FakeAnswer;
   unauthorized(request: RecordedRequest): FakeAnswer;
@@ -52,7 +54,8 @@ export async function startHttpService(spec: HttpServiceSpec, targets: HttpServi
     if (!spec.authorized(request)) return echoing(spec.unauthorized(request), request);
     const wire = spec.wire(request);
     if (wire.to.some(isInvalid)) return echoing(spec.invalidRecipient(request), request);
-    const id = `msg-${++ids}`;
+    const n = ++ids;
+    const id = spec.messageId?.(n) ?? `msg-${n}`;
     accepted.push({ id, wire });
     return spec.accept(request, id);
   });
