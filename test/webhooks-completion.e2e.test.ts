@@ -33,7 +33,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   svc = await startService({ HERALD_ALLOW_PRIVATE_NETWORKS: 'true' });
   novu = new Novu({ secretKey: svc.apiKey, serverURL: svc.url });
-  const created = await svc.request('/v1/webhooks/endpoints', { method: 'POST', json: { url: receiver.url, eventTypes: ['message.sent', 'notification.completed'] } });
+  const created = await svc.request('/v1/webhooks/endpoints', { method: 'POST', json: { url: receiver.url, eventTypes: ['message.sent', 'workflow_step.failed', 'notification.completed'] } });
   expect(created.status).toBe(201);
   receiver.secret = (await created.json()).data.secret;
   await novu.subscribers.createBulk({ subscribers: ['ada', 'bob', 'cy'].map((subscriberId) => ({ subscriberId })) });
@@ -60,6 +60,29 @@ describe('notification.completed', () => {
       const [event] = events.filter((e) => e.data.notificationId === n.id);
       expect(event.data).toEqual({ notificationId: n.id, transactionId: 'tx-inline', subscriberId: n.subscriber_id, workflowId: 'inbox-only', status: 'completed' });
       expect(typesOf(n.id)).toEqual(['message.sent', 'notification.completed']);
+    }
+  });
+
+  it('says failed when a step run inline failed, after its workflow_step.failed, whether or not steps followed it', async () => {
+    const broken = { type: 'in_app' as const, stepId: 'note', controlValues: { body: '{% if %}' } };
+    await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'inbox-broken', name: 'Inbox broken' }, [broken]);
+    await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'broken-then-fine', name: 'Broken then fine' }, [
+      broken,
+      { type: 'in_app', stepId: 'fine', controlValues: { body: 'Fine' } },
+    ]);
+    await novu.trigger({ workflowId: 'inbox-broken', to: 'ada', transactionId: 'tx-broken' });
+    await novu.trigger({ workflowId: 'broken-then-fine', to: 'bob', transactionId: 'tx-broken-then-fine' });
+    for (const [transactionId, subscriberId, workflowId, after] of [
+      ['tx-broken', 'ada', 'inbox-broken', []],
+      ['tx-broken-then-fine', 'bob', 'broken-then-fine', ['message.sent']],
+    ] as const) {
+      const events = await completed(transactionId, 1);
+      const [n] = await notificationsOf(transactionId);
+      expect(n.inline).toBe(true);
+      expect(events.map((e) => e.data)).toEqual([{ notificationId: n.id, transactionId, subscriberId, workflowId, status: 'failed' }]);
+      expect(typesOf(n.id)).toEqual(['workflow_step.failed', ...after, 'notification.completed']);
+      const [failed] = receiver.accepted.filter((e) => e.type === 'workflow_step.failed' && e.data.notificationId === n.id);
+      expect(failed.data).toMatchObject({ subscriberId, workflowId, stepId: 'note', stepType: 'in_app', jobId: expect.any(String), error: expect.stringContaining('Could not render body') });
     }
   });
 

@@ -20,8 +20,8 @@ BEGIN
 END $$;
 
 -- The outbox relay (webhook_events_fan_out) joins the capture switch. Statements that write events
--- themselves (the step recorder; the trigger accept and fan-out statements for notifications whose
--- steps all ran inline) insert nothing while no endpoint is enabled, but a statement-level trigger
+-- themselves (the step recorder; the trigger accept and fan-out statements, for the steps they run
+-- inline) insert nothing while no endpoint is enabled, but a statement-level trigger
 -- is called for an insert of no rows too: off, it is not. An event can only be written while an
 -- endpoint is enabled, and enabling one switches the relay on in the same transaction.
 CREATE OR REPLACE FUNCTION herald_webhook_capture_triggers() RETURNS TABLE (table_name regclass, trigger_name name, enabled boolean) LANGUAGE sql STABLE AS $$
