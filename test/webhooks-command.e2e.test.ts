@@ -4,9 +4,12 @@ import { operatorCommandWith } from './support/operator-command';
 import { startService, type TestService } from './support/service';
 import { waitFor } from './support/wait';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { queryDatabase } from './support/workflow-rows';
 
 // Issue 45: `pnpm herald webhooks ...`, the operator's way to manage outbound webhook endpoints, over
 // the same use cases as the API. The receiver verifies every request with the Standard Webhooks library.
+// Each command is a process of its own (a second or more on a busy machine): the tests allow for it.
+const COMMANDS_MS = 120_000;
 let svc: TestService;
 let novu: Novu;
 let receiver: WebhookReceiver;
@@ -45,7 +48,7 @@ describe('pnpm herald webhooks', () => {
     await novu.subscribers.create({ subscriberId: 'cmd-ada', firstName: 'Ada' });
     expect((await subscriberCreated('cmd-ada')).data).toMatchObject({ firstName: 'Ada' });
     expect(receiver.requests.every((r) => r.verified)).toBe(true);
-  });
+  }, COMMANDS_MS);
 
   it('updates, disables and enables it; rotating keeps the old secret signing for the overlap, and an overlap of 0 ends it', async () => {
     expect(await webhooks(['update', endpointId, '--event-types', 'all', '--description', ''])).toContain(`${endpointId}\tenabled\t${receiver.url}\tall event types\t`);
@@ -72,10 +75,12 @@ describe('pnpm herald webhooks', () => {
     receiver.secret = third;
     await subscriberCreated('cmd-after'); // its retry verifies with the newest
     expect(receiver.accepted.some((e) => e.data.subscriberId === 'cmd-unheard')).toBe(false); // written while disabled: no delivery
-  });
+  }, COMMANDS_MS);
 
   it('refuses bad input with one line naming the argument and a non-zero exit, changing nothing', async () => {
-    const before = await endpoints();
+    // What a command could change (the dispatcher keeps failingSince and updatedAt meanwhile).
+    const stored = () => queryDatabase(svc.databaseUrl, 'SELECT id, url, description, event_types, enabled, secrets, previous_secret_until FROM webhook_endpoints ORDER BY id');
+    const before = await stored();
     const refusals: Array<[string[], string, Record<string, string>?]> = [
       [['create'], '--url: required'],
       [['create', '--url', 'ftp://example.com/hooks'], '--url: must be an http or https URL'],
@@ -101,13 +106,13 @@ describe('pnpm herald webhooks', () => {
       expect(refused.stderr.trim(), args.join(' ')).toContain(message);
       expect(refused.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
-    expect(await endpoints()).toEqual(before);
+    expect(await stored()).toEqual(before);
     expect(await webhooks(['teleport'], local).catch((e: { exitCode: number; stderr: string }) => e)).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('webhooks rotate-secret') });
-  });
+  }, 3 * COMMANDS_MS);
 
   it('deletes it', async () => {
     expect(await webhooks(['delete', endpointId])).toContain(`Deleted webhook endpoint ${endpointId}`);
     expect(await endpoints()).toEqual([]);
     expect(await webhooks(['list'])).toBe('development: no webhook endpoints\n');
-  });
+  }, COMMANDS_MS);
 });
