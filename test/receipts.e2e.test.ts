@@ -23,7 +23,7 @@ beforeAll(async () => {
   [fake, receiver] = await Promise.all([startProviderFake(), startWebhookReceiver()]);
   svc = await startService({ HERALD_ALLOW_PRIVATE_NETWORKS: 'true', HERALD_METRICS: 'true', HERALD_PROVIDER_ENDPOINTS: JSON.stringify({ sendgrid: fake.url, twilio: fake.url }) });
   novu = new Novu({ secretKey: svc.apiKey, serverURL: svc.url });
-  receiver.secret = (await (await svc.request('/v1/webhooks/endpoints', { method: 'POST', json: { url: receiver.url, eventTypes: ['message.delivered', 'message.bounced'] } })).json()).data.secret;
+  receiver.secret = (await (await svc.request('/v1/webhooks/endpoints', { method: 'POST', json: { url: receiver.url, eventTypes: ['message.delivered', 'message.bounced', 'message.failed'] } })).json()).data.secret;
   await novu.subscribers.create({ subscriberId: 'ada', email: 'ada@example.com', phone: '+15550001111' });
   await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'mail' }, [{ type: 'email', stepId: 'mail', controlValues: { subject: 'Hi', body: '<p>Hi</p>' } }]);
   await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'text' }, [{ type: 'sms', stepId: 'text', controlValues: { body: 'Hi' } }]);
@@ -55,18 +55,30 @@ const message = async (providerMessageId: string) => {
 };
 const post = (id: string, body: string, headers: Record<string, string>) => fetch(`${svc.url}/v1/receipts/${id}`, { method: 'POST', headers, body });
 const eventsFor = (type: string, messageId: string) => receiver.accepted.filter((e) => e.type === type && e.data.messageId === messageId);
+/** The message's outbound events, once the first has arrived and long enough after it for a duplicate to have come too. */
+async function settledEvents(messageId: string) {
+  await waitFor(async () => (receiver.accepted.some((e) => e.data.messageId === messageId) ? true : null), 15_000);
+  await new Promise((r) => setTimeout(r, 1_500));
+  return receiver.accepted.filter((e) => e.data.messageId === messageId);
+}
+let sendgridIntegration: Promise<string> | undefined;
+const sendgrid = () => (sendgridIntegration ??= integrationId('sendgrid', { apiKey: 'SG.key', from: 'shop@herald.test', signingSecret: publicKey.export({ format: 'der', type: 'spki' }).toString('base64') }));
+/** SendGrid's Event Webhook headers for `body`: its timestamp, and the ECDSA signature over timestamp + body. */
+function sendgridSigned(body: string) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return {
+    'content-type': 'application/json',
+    'x-twilio-email-event-webhook-timestamp': timestamp,
+    'x-twilio-email-event-webhook-signature': sign('sha256', Buffer.from(timestamp + body), privateKey).toString('base64'),
+  };
+}
 
 describe('provider delivery receipts', () => {
   it('SendGrid: a signed "delivered" sets the status, adds a Webhook detail and emits message.delivered once; a replay changes nothing', async () => {
-    const id = await integrationId('sendgrid', { apiKey: 'SG.key', from: 'shop@herald.test', signingSecret: publicKey.export({ format: 'der', type: 'spki' }).toString('base64') });
+    const id = await sendgrid();
     const sgId = await send('mail', 'tx-sg', 'sendgrid');
     const body = JSON.stringify([{ email: 'ada@example.com', timestamp: 1519267261, 'smtp-id': '<x@ismtpd-555>', event: 'delivered', sg_event_id: 'hqFbp3HH9WxIM0R2-x2M1Q==', sg_message_id: `${sgId}.filter0001.16648.5515E0B88.0`, response: '250 OK', category: 'cat facts' }]);
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const headers = {
-      'content-type': 'application/json',
-      'x-twilio-email-event-webhook-timestamp': timestamp,
-      'x-twilio-email-event-webhook-signature': sign('sha256', Buffer.from(timestamp + body), privateKey).toString('base64'),
-    };
+    const headers = sendgridSigned(body);
 
     const forged = await post(id, body.replace('250 OK', '250 Fine'), headers);
     expect(forged.status).toBe(401);
@@ -102,7 +114,28 @@ describe('provider delivery receipts', () => {
     expect(await ok.json()).toEqual({ data: { applied: 1, duplicate: 0, unmatched: 0 } });
     const after = await message(sid);
     expect(after).toMatchObject({ status: 'bounced', details: [{ status: 'Failed', source: 'Webhook', detail: 'Twilio: undelivered (error 30003)' }] });
-    await waitFor(async () => (eventsFor('message.bounced', after.id).length ? true : null), 15_000);
+    expect((await settledEvents(after.id)).map((e) => [e.type, e.data.status])).toEqual([['message.bounced', 'bounced']]);
+  });
+
+  it('SendGrid: a signed "dropped" fails the message and emits message.failed exactly once; later receipts change nothing', async () => {
+    const id = await sendgrid();
+    const sgId = await send('mail', 'tx-sg-dropped', 'sendgrid');
+    const event = (sgEventId: string, name: string) => ({
+      email: 'ada@example.com', timestamp: 1513299569, 'smtp-id': '<14c5d75ce93.dfd.64b469@ismtpd-555>', event: name, category: 'cat facts',
+      sg_event_id: sgEventId, sg_message_id: `${sgId}.filter0001.16648.5515E0B88.0`, reason: 'Bounced Address', status: '5.0.0',
+    });
+    const body = JSON.stringify([event('zmzJhfJgAfUSOW80yEbPyw==', 'dropped')]);
+    expect(await (await post(id, body, sendgridSigned(body))).json()).toEqual({ data: { applied: 1, duplicate: 0, unmatched: 0 } });
+    const after = await message(sgId);
+    expect(after).toMatchObject({ status: 'failed', details: [{ status: 'Failed', source: 'Webhook', detail: 'SendGrid: dropped (Bounced Address)' }] });
+    // The same receipt again, another drop and a late delivery: a failure is final, so no event follows.
+    await post(id, body, sendgridSigned(body));
+    const later = JSON.stringify([event('another-drop', 'dropped'), event('late-delivery', 'delivered')]);
+    expect(await (await post(id, later, sendgridSigned(later))).json()).toEqual({ data: { applied: 2, duplicate: 0, unmatched: 0 } });
+    expect((await message(sgId)).status).toBe('failed');
+    const events = await settledEvents(after.id);
+    expect(events.map((e) => e.type)).toEqual(['message.failed']);
+    expect(events[0].data).toMatchObject({ messageId: after.id, status: 'failed', channel: 'email', providerId: 'sendgrid', workflowId: 'mail', subscriberId: 'ada', transactionId: 'tx-sg-dropped' });
   });
 
   it('an unknown integration is a 404, a receipt for a message of another integration is unmatched; refusals are counted', async () => {

@@ -11,9 +11,14 @@ export async function operatorCommand(databaseUrl: string, ...args: string[]): P
 
 /** The same, with `input` on its stdin (a password typed at the prompt); rejects with its stderr when it fails. */
 export function operatorCommandFed(databaseUrl: string, input: string, ...args: string[]): Promise<string> {
+  return operatorCommandWith({ DATABASE_URL: databaseUrl }, input, ...args);
+}
+
+/** The same, with these variables over this process's (HERALD_ALLOW_PRIVATE_NETWORKS, say). */
+export function operatorCommandWith(env: Record<string, string>, input: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [START, 'cli', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) =>
-      error ? reject(Object.assign(new Error(`${error.message}\n${stderr}`), { stderr })) : resolve(stdout),
+    const child = execFile(process.execPath, [START, 'cli', ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      error ? reject(Object.assign(new Error(`${error.message}\n${stderr}`), { stderr, exitCode: error.code })) : resolve(stdout),
     );
     child.stdin!.end(input);
   });

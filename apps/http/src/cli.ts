@@ -6,6 +6,7 @@ import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
 import { queuePurge, RETENTION_USAGE, retentionCommand, retentionText, setRetention } from './cli-retention';
 import { environmentBySlugOrId } from '@herald/domain';
 import { runUsersCommand, USERS_USAGE } from './cli-users';
+import { webhooksCommand, WEBHOOKS_USAGE } from './cli-webhooks';
 
 const USAGE = `Usage: pnpm herald <command>
 
@@ -29,6 +30,7 @@ const USAGE = `Usage: pnpm herald <command>
 ${RETENTION_USAGE}
 ${WORKFLOWS_USAGE}
 ${USERS_USAGE}
+${WEBHOOKS_USAGE}
 
 Uses DATABASE_URL, or the embedded database in HERALD_DATA_DIR (default ./.data), running or not.`;
 
@@ -47,25 +49,42 @@ function printPolicy({ environment, effective, own }: RetryPolicyView): void {
 
 const hmacState = (e: Environment) => (e.inboxHmac ? 'on' : 'off (sessions need no subscriberHash)');
 
+const OPTIONS = {
+  environment: { type: 'string', short: 'e' },
+  help: { type: 'boolean', short: 'h' },
+  'cors-origins': { type: 'string' },
+  'inbox-hmac': { type: 'string' },
+  'retention-days': { type: 'string' },
+  days: { type: 'string' },
+  to: { type: 'string' },
+  dir: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  password: { type: 'string' },
+  url: { type: 'string' },
+  description: { type: 'string' },
+  'event-types': { type: 'string' },
+  'overlap-seconds': { type: 'string' },
+  disabled: { type: 'boolean' },
+} as const;
+
+/** The arguments, or for an unknown option or a missing value parseArgs' one-line refusal (naming it), not a stack trace. */
+function parse(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    return { refused: (error instanceof Error ? error.message : String(error)).split('\n')[0] };
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      environment: { type: 'string', short: 'e' },
-      help: { type: 'boolean', short: 'h' },
-      'cors-origins': { type: 'string' },
-      'inbox-hmac': { type: 'string' },
-      'retention-days': { type: 'string' },
-      days: { type: 'string' },
-      to: { type: 'string' },
-      dir: { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-      password: { type: 'string' },
-    },
-  });
+  const parsed = parse(argv);
+  if ('refused' in parsed) {
+    console.error(parsed.refused);
+    return 1;
+  }
+  const { positionals, values } = parsed;
   const [command, action, target] = positionals;
   if (values.help || !command) {
     console.log(USAGE);
@@ -127,6 +146,13 @@ async function main(argv: string[]): Promise<number> {
       const { sealed, left } = await sealChannelSecrets(db.pool, new ChannelCredentialCipher(encryptionKey));
       console.log(`Encrypted the channel credentials of ${sealed} subscribers.`);
       if (left) console.log(`${left} subscribers were written in plain text meanwhile (by a process of an older version?): run it again.`);
+    } else if (command === 'webhooks') {
+      const found = await environmentBySlugOrId(tenancy, environment);
+      const flags = { url: values.url, description: values.description, 'event-types': values['event-types'], 'overlap-seconds': values['overlap-seconds'], disabled: values.disabled };
+      if (!(await webhooksCommand(db, cipher, config.allowPrivateNetworks, { action, target, environment: found, flags }))) {
+        console.error(USAGE);
+        return 1;
+      }
     } else if (command === 'keys' && action === 'revoke' && target) {
       await keys.revoke(target);
       console.log(`Revoked ${target} (callers using it are refused within a few seconds).`);

@@ -22,6 +22,7 @@ import { inTransaction } from './transaction';
 import { arrayParam, columnParam, isUuid, jsonParam, prepared } from './sql-params';
 import { isUniqueViolation } from './prisma-errors';
 import { newRowId } from './row-ids';
+import { inlineRunEvents } from './webhook-inline-events';
 
 export const WORKFLOW_CACHE_MS = 1_000;
 
@@ -33,7 +34,8 @@ type NotificationShape = ReturnType<typeof notificationShape>;
 // with an inline step, the first of them queued, or all canceled when the inline step halted) and the
 // inline step's messages (the recipient's message content in the same rows, arrays from $19; its ids
 // are the recipient's own: notification, inline job, subscriber; the columns of their one trigger in
-// $17). Only recipients without a notification for this event yet get any of it.
+// $17). Only recipients without a notification for this event yet get any of it. While an endpoint
+// takes them, the inline runs' outbound events too (a failed step; a notification left with nothing to run, complete).
 // The rows come as arrays, not JSON: PostgreSQL parses a fan-out's input (notifications and messages)
 // as arrays in about a third less CPU than as JSON documents, which saves a fifth of the statement's CPU.
 // `skipExisting`: whether a recipient may have a notification for the event already (see commitFanoutChunk).
@@ -65,6 +67,13 @@ WITH input AS (
     'r.notification_id IN (SELECT id FROM written)',
     true,
   )}
+), webhooks AS (
+  ${inlineRunEvents(`SELECT n.id AS notification_id, n.environment_id, e.transaction_id, s.subscriber_id, $17::jsonb->'workflow'->>'identifier' AS workflow_id,
+      i.inline_job_id AS job_id, st.inline_step_id AS step_id, st.inline_step_type AS step_type, i.inline_status AS status,
+      i.inline_provider_id AS provider_id, i.inline_details AS details, n.halted OR jsonb_array_length($16::jsonb) = 0 AS done
+    FROM written n JOIN input i ON i.id = n.id JOIN events e ON e.id = $11 JOIN subscribers s ON s.id = n.subscriber_id
+    CROSS JOIN jsonb_to_record($18::jsonb) AS st(inline_step_id text, inline_step_type text)
+    WHERE i.inline_job_id IS NOT NULL`)}
 )
 SELECT (SELECT COALESCE(array_agg(i.id), '{}') FROM input i WHERE NOT EXISTS (SELECT 1 FROM written w WHERE w.id = i.id)) AS skipped_ids,
        COALESCE(array_agg(id) FILTER (WHERE NOT halted AND jsonb_array_length($16::jsonb) > 0), '{}') AS queued_ids

@@ -44,7 +44,7 @@ describe('webhook events written by the database in the transaction of each chan
     expect(JSON.stringify(written)).not.toContain('webhookUrl');
   });
 
-  it('messages sent and failed, then read, seen, archived and delivered, in the order they happened', async () => {
+  it('messages sent and failed, then read, seen, archived, delivered and failed by a receipt, in the order they happened', async () => {
     const { env, q, events } = await setup();
     const { rows: [s] } = await q(`INSERT INTO subscribers (environment_id, subscriber_id) VALUES ($1, 'bob') RETURNING id`, [env]);
     const sent = await message(q, env, s.id, 'sent', 'in_app');
@@ -53,8 +53,15 @@ describe('webhook events written by the database in the transaction of each chan
     await q(`UPDATE messages SET is_read = true, is_archived = true WHERE id = $1`, [sent.id]);
     await q(`UPDATE messages SET is_read = true WHERE id = $1`, [sent.id]);
     await q(`UPDATE messages SET status = 'delivered' WHERE id = $1`, [sent.id]);
+    // A receipt failing a sent message; the same status written again is no change.
+    const refused = await message(q, env, s.id, 'sent');
+    await q(`UPDATE messages SET status = 'failed' WHERE id = $1`, [refused.id]);
+    await q(`UPDATE messages SET status = 'failed' WHERE id = $1`, [refused.id]);
     const written = (await events()).filter((e) => e.type.startsWith('message.'));
-    expect(written.map((e) => e.type)).toEqual(['message.sent', 'message.failed', 'message.seen', 'message.read', 'message.archived', 'message.delivered']);
+    expect(written.map((e) => e.type)).toEqual([
+      'message.sent', 'message.failed', 'message.seen', 'message.read', 'message.archived', 'message.delivered', 'message.sent', 'message.failed',
+    ]);
+    expect(written[7]).toMatchObject({ ordering_key: refused.notification_id, data: { messageId: refused.id, status: 'failed' } });
     expect(written[0]).toMatchObject({ ordering_key: sent.notification_id, data: { messageId: sent.id, subscriberId: 'bob', workflowId: 'welcome', channel: 'in_app', transactionId: 'tx-1' } });
   });
 
@@ -83,10 +90,10 @@ describe('webhook events written by the database in the transaction of each chan
     expect(await events(env)).toEqual([]);
   });
 
-  it('switches the tables\' webhook triggers off while no endpoint is enabled anywhere, and on again with the first', async () => {
+  it('switches the tables\' webhook triggers and the outbox relay off while no endpoint is enabled anywhere, and on again with the first', async () => {
     const { env, endpoints, q, events } = await setup();
     const capture = async () => (await q('SELECT DISTINCT enabled FROM herald_webhook_capture_triggers()')).rows.map((r) => r.enabled);
-    expect((await q('SELECT count(*)::int AS n FROM herald_webhook_capture_triggers()')).rows[0].n).toBe(10);
+    expect((await q('SELECT count(*)::int AS n FROM herald_webhook_capture_triggers()')).rows[0].n).toBe(11);
     expect(await capture()).toEqual([true]);
     for (const e of (await q('SELECT id, environment_id FROM webhook_endpoints')).rows) await endpoints.remove(e.environment_id, e.id);
     expect(await capture()).toEqual([false]);

@@ -1,7 +1,9 @@
 /**
  * SQL: the outbound webhook events of recorded step results, for the step recorder's statement
  * (sql-job-repository.ts): `workflow_step.failed` for each job that failed, then
- * `notification.completed` for each notification with nothing left to run (no next job, or halted).
+ * `notification.completed` for each notification with nothing left to run (no next job, or halted):
+ * failed if any of its steps failed, the one run inline included (its failure was told when it ran:
+ * webhook-inline-events.ts).
  * Written in the recorder's own statement, so with the results or not at all; messages' events come
  * from the messages table's triggers (the migration outbound_webhooks).
  *
@@ -25,7 +27,7 @@ export function webhookEvents(updated: string, next: string, details: string, ha
     UNION ALL
     SELECT u.environment_id, 'notification.completed', u.notification_id, 2,
       jsonb_build_object('status', CASE WHEN u.status = 'failed' OR EXISTS (SELECT 1 FROM jobs f WHERE f.notification_id = u.notification_id AND f.status = 'failed')
-        THEN 'failed' ELSE 'completed' END)
+        OR EXISTS (SELECT 1 FROM notifications f WHERE f.id = u.notification_id AND f.inline_status = 'failed') THEN 'failed' ELSE 'completed' END)
     FROM ${updated} u
     WHERE u.status IN ('completed', 'skipped', 'failed')
       AND (u.notification_id = ANY(${halted}::uuid[]) OR NOT EXISTS (SELECT 1 FROM ${next} x WHERE x.notification_id = u.notification_id))

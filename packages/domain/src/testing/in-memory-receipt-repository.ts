@@ -11,7 +11,7 @@ export interface ReceiptMessage {
 /**
  * Receipts in memory, as the SQL adapter keeps them: messages, their Webhook execution details,
  * the receipt ids applied per integration, and the outbound events a status change writes (the
- * SQL adapter's database trigger writes `message.delivered` / `message.bounced`).
+ * SQL adapter's database trigger writes `message.delivered` / `message.bounced` / `message.failed`).
  */
 export class InMemoryReceiptRepository implements ReceiptRepository {
   readonly integrations = new Map<string, ReceiptIntegration>();
@@ -34,7 +34,7 @@ export class InMemoryReceiptRepository implements ReceiptRepository {
       const next = status(message.status);
       if (next) {
         message.status = next;
-        if (next === 'delivered' || next === 'bounced') this.events.push({ type: `message.${next}`, messageId: message.id });
+        this.events.push({ type: `message.${next}`, messageId: message.id });
       }
       this.details.push({ messageId: message.id, status: detailStatus, source: 'Webhook', detail: receipt.detail, raw: receipt.raw });
       return 'applied';

@@ -5,7 +5,7 @@ import { TriggerAcceptor } from './trigger-acceptor';
 import { testChannelCipher } from '../../testing/test-channel-cipher';
 
 const fx = useTriggerAcceptanceFixture();
-const { database, acceptance, trigger, runInline, rows, inOneBatch } = fx;
+const { database, acceptance, trigger, runInline, rows, inOneBatch, notification } = fx;
 
 describe('TriggerAcceptor: the accept statement', () => {
   it('keeps with a topic trigger whether it also named subscribers directly: their notifications exist before its fan-out', async () => {
@@ -37,6 +37,35 @@ describe('TriggerAcceptor: the accept statement', () => {
     expect(await rows(`SELECT count(*)::int AS n FROM notifications WHERE transaction_id = 'repeat-x'`)).toEqual([{ n: 2 }]);
     expect(await rows(`SELECT count(*)::int AS n FROM jobs j JOIN notifications n ON n.id = j.notification_id WHERE n.transaction_id = 'repeat-x'`)).toEqual([{ n: 3 }]);
     expect(await rows(`SELECT count(*)::int AS n FROM subscribers WHERE subscriber_id = 'repeat-new'`)).toEqual([{ n: 1 }]);
+  });
+
+  it('writes notification.completed, once, for the notifications whose inline step left nothing to run, and only while an endpoint takes it', async () => {
+    const acceptor = new TriggerAcceptor(database.db.pool, fx.queue, testChannelCipher);
+    const completions = (...transactionIds: string[]) =>
+      rows<{ ordering_key: string; data: Record<string, unknown>; deliveries: number }>(
+        `SELECT ev.ordering_key, ev.data, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = ev.id) AS deliveries FROM webhook_events ev
+         WHERE ev.type = 'notification.completed' AND ev.data->>'transactionId' = ANY($1) ORDER BY ev.data->>'transactionId', ev.data->>'subscriberId'`,
+        [transactionIds],
+      );
+    await acceptor.accept(trigger(fx.hello, 'unheard', ['grace']), runInline(fx.hello));
+    expect(await completions('unheard')).toEqual([]);
+
+    const [{ id }] = await rows<{ id: string }>(`INSERT INTO webhook_endpoints (environment_id, url, secrets, event_types) VALUES ($1, 'https://hooks.example/', 'x', '{notification.completed}') RETURNING id`, [fx.env]);
+    try {
+      await inOneBatch(acceptor, 'done', () => [
+        acceptor.accept(trigger(fx.hello, 'done-hello', ['grace', 'quiet']), runInline(fx.hello)),
+        acceptor.accept(trigger(fx.greet, 'done-greet', ['linus']), runInline(fx.greet)),
+      ]);
+      const hello = await notification('done-hello', 'grace');
+      // Quiet's in-app step was skipped by its preferences: nothing left either. Greet has a step after.
+      expect(await completions('done-hello', 'done-greet')).toEqual([
+        { ordering_key: hello.id, deliveries: 1, data: { notificationId: hello.id, transactionId: 'done-hello', subscriberId: 'grace', workflowId: 'hello', status: 'completed' } },
+        { ordering_key: (await notification('done-hello', 'quiet')).id, deliveries: 1, data: expect.objectContaining({ subscriberId: 'quiet', status: 'completed' }) },
+      ]);
+    } finally {
+      await database.db.pool.query('DELETE FROM webhook_endpoints WHERE id = $1', [id]);
+      await database.db.pool.query('SELECT herald_webhook_capture_sync(true)');
+    }
   });
 
   it('has PostgreSQL plan the accept statement once per connection: after its first runs, one generic plan is reused', async () => {

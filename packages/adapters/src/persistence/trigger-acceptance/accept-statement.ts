@@ -1,5 +1,6 @@
 import { columnNames, INLINE_STEP_COLUMN_TYPES, inlineColumnNames, inlineStepColumnNames, insertMessages, messageContentNames, messageContentUnnest, stepPreferences, unnestArrays } from '../delivery-rows';
 import { prepared } from '../sql-params';
+import { inlineRunEvents } from '../webhook-inline-events';
 import { NEW_SUBSCRIBER_COLUMNS, newSubscriberValues, subscriberChanges, subscriberUpdateSet, subscriberUpdateSetFrom } from '../subscriber-sql';
 import { ACCEPT_PARAMS, RUN_ARRAY_COLUMNS, TRIGGER_ARRAY_COLUMNS } from './accept-params';
 import { rowVersion } from './run-checks';
@@ -9,8 +10,9 @@ import { rowVersion } from './run-checks';
 // not exist yet, one notification per recipient and one job per active step. A recipient whose
 // first step ran inline (`ran`: by internal subscriber id, with the ids to use) gets its notification
 // with that step's record, the step's message, and jobs for the steps after it only (the next queued,
-// or all canceled when the step halted). Plus each workflow's lastTriggeredAt, at most once a second
-// so concurrent triggers rarely wait on that row's lock. Returns per accepted trigger how many
+// or all canceled when the step halted), and while an endpoint takes them the outbound events of the
+// run (workflow_step.failed; notification.completed when nothing is left to run). Plus each
+// workflow's lastTriggeredAt, at most once a second so concurrent triggers rarely wait on that row's lock. Returns per accepted trigger how many
 // notifications it has, those with a job queued, and those run inline (`AcceptedRow`).
 //
 // Its parameters (`ACCEPT_PARAMS`, filled by `acceptParams`): per trigger one array per column
@@ -127,6 +129,13 @@ WITH defs AS (
     'true',
     true,
   )}
+), webhooks AS (
+  -- The outbound events of the runs: a failed step; a notification with nothing left to run, complete.
+  ${inlineRunEvents(`SELECT n.id AS notification_id, n.environment_id, acc.transaction_id, r.subscriber_id, acc.message_workflow->>'identifier' AS workflow_id,
+      ran.inline_job_id AS job_id, ran.inline_step_id AS step_id, ran.inline_step_type AS step_type, ran.inline_status AS status,
+      ran.inline_provider_id AS provider_id, ran.inline_details AS details, n.halted OR NOT acc.steps_after_inline AS done
+    FROM written n JOIN acc ON acc.event_id = n.event_id JOIN ran ON ran.notification_id = n.id
+    JOIN recipients r ON r.event_id = n.event_id AND r.id = n.subscriber_id`)}
 ), touched AS (
   UPDATE workflows SET last_triggered_at = now()
   WHERE id IN (SELECT workflow_id FROM acc) AND (last_triggered_at IS NULL OR last_triggered_at < now() - interval '1 second')

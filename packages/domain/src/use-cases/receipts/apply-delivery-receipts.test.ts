@@ -76,4 +76,12 @@ describe('ApplyDeliveryReceipts', () => {
     expect(repo.details.map((d) => d.status)).toEqual(['Success', 'Failed', 'Success', 'Success']);
     expect(repo.events.map((e) => e.type)).toEqual(['message.delivered', 'message.bounced']);
   });
+
+  it('a failure fails the message once: one message.failed, nothing after it', async () => {
+    const { repo, call } = setup();
+    await call('int-a', [{ ...delivered, receiptId: 'r1', event: 'failed', detail: 'dropped' }, { ...delivered, receiptId: 'r2', event: 'failed', detail: 'dropped again' }]);
+    await call('int-a', [{ ...delivered, receiptId: 'r3' }]);
+    expect(repo.messages[0].status).toBe('failed');
+    expect(repo.events).toEqual([{ type: 'message.failed', messageId: 'm1' }]);
+  });
 });
