@@ -27,11 +27,15 @@ const WEEKDAYS_8_TO_8: DeliverySchedule = {
 
 const step = (stepId: string, type: WorkflowStep['type'], controlValues: Record<string, unknown> = { body: stepId }) => ({ stepId, name: stepId, type, controlValues, skip: null });
 
-/** Handlers that note the clock's time each step of a type ran (what the engine decides, not how a provider sends). */
-function recordingHandlers(clock: { now: Date }) {
+/**
+ * Handlers that note the clock's time each step of a type ran (what the engine decides, not how a
+ * provider sends). `renderMs`: how far a channel step's synchronous work (rendering) moves the clock.
+ */
+function recordingHandlers(clock: { now: Date }, renderMs: number) {
   const ran: Array<[string, string]> = [];
   const note = (type: string): StepHandler => ({
     async run(job) {
+      if (type !== 'in_app') clock.now = new Date(clock.now.getTime() + renderMs);
       ran.push([`${job.workflow.identifier}/${job.step.stepId}`, clock.now.toISOString()]);
       return { status: 'completed', details: [{ status: 'Success', source: 'Internal', detail: `${type} sent` }] };
     },
@@ -40,7 +44,7 @@ function recordingHandlers(clock: { now: Date }) {
   return { ran, handlers: { ...handlers, delay: new DelayStepHandler(() => clock.now) } as unknown as StepHandlers };
 }
 
-async function world() {
+async function world(renderMs = 0) {
   const clock = { now: TUESDAY_2330_TOKYO };
   const store = new InMemoryStore();
   const jobs = new InMemoryJobRepository(store, () => clock.now);
@@ -48,7 +52,7 @@ async function world() {
   const workflows = new InMemoryWorkflowRepository(store);
   await new InMemorySubscriberRepository(store).insert(env, { subscriberId: 'kenji', timezone: 'Asia/Tokyo' });
   await new InMemoryPreferenceRepository(store).setSchedule(env, 'kenji', WEEKDAYS_8_TO_8);
-  const { ran, handlers } = recordingHandlers(clock);
+  const { ran, handlers } = recordingHandlers(clock, renderMs);
   const engine = new RunNotifications(jobs, handlers, undefined, () => clock.now);
   const trigger = async (workflowId: string, steps: ReturnType<typeof step>[], critical = false) => {
     const workflow = await workflows.create(env, draft(workflowId, { steps, critical }));
@@ -98,5 +102,16 @@ describe('a trigger at 23:30 for a Tokyo subscriber whose schedule opens at 08:0
     clock.now = new Date(WEDNESDAY_0800_TOKYO.getTime() + 4);
     await engine.execute([id]);
     expect(ran).toEqual([['reminder/mail', '2026-03-10T23:00:00.004Z']]);
+  });
+
+  it('emails claimed together when the schedule opens all end their wait at the claim, not after the ones ahead of them rendered', async () => {
+    const { clock, jobs, engine, trigger } = await world(40);
+    const held = [];
+    for (let i = 0; i < 3; i++) held.push(await trigger(`order-${i}`, [step('mail', 'email')]));
+    await engine.execute(held);
+    clock.now = new Date(WEDNESDAY_0800_TOKYO.getTime() + 10);
+    await engine.execute(held);
+    const opened = jobs.details.filter((d) => d.detail.startsWith("the subscriber's delivery schedule opened")).map((d) => d.detail);
+    expect(opened).toEqual(Array(3).fill(`the subscriber's delivery schedule opened at ${WEDNESDAY_0800_TOKYO.toISOString()}; sending 10 ms after it`));
   });
 });

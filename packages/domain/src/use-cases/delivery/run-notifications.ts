@@ -121,7 +121,11 @@ export class RunNotifications {
       // Slow steps (providers, HTTP) keep their lease alive; it only lapses for a dead worker.
       const leased = claimed.filter((j) => j.leased).map((j) => j.jobId);
       const heartbeat = setInterval(() => void (leased.length && this.jobs.heartbeat(leased).catch(() => undefined)), HEARTBEAT_MS);
-      const outcomes = await Promise.all(claimed.map((job) => this.runOne(job))).finally(() => clearInterval(heartbeat));
+      // One clock reading for the claimed batch, taken before any handler's synchronous work: each job
+      // would otherwise see the schedule open only after the jobs ahead of it rendered their messages.
+      const claimedAt = this.now();
+      const clock = () => claimedAt;
+      const outcomes = await Promise.all(claimed.map((job) => this.runOne(job, clock))).finally(() => clearInterval(heartbeat));
       jobsRun += outcomes.length;
       pending = await this.jobs.record(outcomes);
       this.observer.recorded(outcomes);
@@ -129,7 +133,8 @@ export class RunNotifications {
     return jobsRun;
   }
 
-  async runOne(job: RunnableJob): Promise<JobOutcome> {
+  /** `clock`: the time the schedule gate decides at (in `execute`, when the job's batch was claimed). */
+  async runOne(job: RunnableJob, clock: () => Date = this.now): Promise<JobOutcome> {
     const variables = stepVariables(job);
     const { step } = job;
     const skip = evaluateJsonLogic(step.skip, variables);
@@ -147,7 +152,7 @@ export class RunNotifications {
         const by = source === 'workflow' ? 'the workflow defaults' : source === 'global' ? 'subscriber (global)' : 'subscriber';
         return this.skipped(job, `skipped: preference ${step.type} disabled by ${by}`);
       }
-      const schedule = checkSchedule(job, this.now);
+      const schedule = checkSchedule(job, clock);
       if ('hold' in schedule) return { job, ...schedule.hold };
       afterWait = schedule.go;
     }
