@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
-import { AesGcmCredentialCipher, applyMigrations, ChannelCredentialCipher, sealChannelSecrets, connectDatabase, loadEncryptionKey, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
+import { AesGcmCredentialCipher, applyMigrations, ChannelCredentialCipher, sealChannelSecrets, connectDatabase, loadEncryptionKeyring, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
 import { ConfigureInboxSecurity, ConfigureRetryPolicy, DomainError, ManageApiKeys, type Environment, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
 import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
 import { queuePurge, RETENTION_USAGE, retentionCommand, retentionText, setRetention } from './cli-retention';
 import { environmentBySlugOrId } from '@herald/domain';
 import { runUsersCommand, USERS_USAGE } from './cli-users';
+import { encryptionCommand, ENCRYPTION_USAGE } from './cli-encryption';
 
 const USAGE = `Usage: pnpm herald <command>
 
@@ -26,6 +27,7 @@ const USAGE = `Usage: pnpm herald <command>
   subscribers encrypt-credentials           encrypt the channel credentials (webhook URLs, device
                                             tokens) that subscribers stored before they were
                                             encrypted at rest; safe to run again, and beside the service
+${ENCRYPTION_USAGE}
 ${RETENTION_USAGE}
 ${WORKFLOWS_USAGE}
 ${USERS_USAGE}
@@ -76,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
   const db = connectDatabase(config.databaseUrl ?? embedded!.url, 2);
   try {
     await applyMigrations(db.pool);
-    const encryptionKey = loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir });
+    const encryptionKey = loadEncryptionKeyring({ configured: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir });
     const cipher = new AesGcmCredentialCipher(encryptionKey);
     const tenancy = new PrismaTenancyRepository(db.prisma, cipher);
     const keys = new ManageApiKeys(tenancy);
@@ -127,6 +129,8 @@ async function main(argv: string[]): Promise<number> {
       const { sealed, left } = await sealChannelSecrets(db.pool, new ChannelCredentialCipher(encryptionKey));
       console.log(`Encrypted the channel credentials of ${sealed} subscribers.`);
       if (left) console.log(`${left} subscribers were written in plain text meanwhile (by a process of an older version?): run it again.`);
+    } else if (command === 'encryption' && (await encryptionCommand(db, encryptionKey, action))) {
+      // done
     } else if (command === 'keys' && action === 'revoke' && target) {
       await keys.revoke(target);
       console.log(`Revoked ${target} (callers using it are refused within a few seconds).`);

@@ -8,5 +8,5 @@ import type { Wiring } from './binder';
  */
 export const security: Wiring = (bind, { encryptionKey }) => {
   bind.value(CredentialCipher, new AesGcmCredentialCipher(encryptionKey));
-  bind.value(SubscriberTokens, new HmacSubscriberTokens(encryptionKey));
+  bind.value(SubscriberTokens, new HmacSubscriberTokens(encryptionKey.current));
 };
