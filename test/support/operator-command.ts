@@ -11,8 +11,13 @@ export async function operatorCommand(databaseUrl: string, ...args: string[]): P
 
 /** The same, with `input` on its stdin (a password typed at the prompt); rejects with its stderr when it fails. */
 export function operatorCommandFed(databaseUrl: string, input: string, ...args: string[]): Promise<string> {
+  return operatorCommandIn({ DATABASE_URL: databaseUrl }, input, ...args);
+}
+
+/** The same with more of its environment set (HERALD_ENCRYPTION_KEY, say). */
+export function operatorCommandIn(env: NodeJS.ProcessEnv, input: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [START, 'cli', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) =>
+    const child = execFile(process.execPath, [START, 'cli', ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
       error ? reject(Object.assign(new Error(`${error.message}\n${stderr}`), { stderr })) : resolve(stdout),
     );
     child.stdin!.end(input);
