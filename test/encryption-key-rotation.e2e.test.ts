@@ -45,5 +45,6 @@ describe('rotating HERALD_ENCRYPTION_KEY', () => {
     const onlyB = await first.startPeer({ HERALD_ENCRYPTION_KEY: B.toString('base64') });
     services.push(onlyB);
     expect(await tokens(new Novu({ secretKey: onlyB.apiKey, serverURL: onlyB.url }))).toEqual(['t1', 't2']);
-  });
+    // Three service starts and four operator commands, each a process of its own.
+  }, 240_000);
 });

@@ -52,7 +52,8 @@ export async function encryptionKeyStatus(pool: Pool): Promise<Array<{ table: st
   const sealed = [
     { table: 'subscribers', column: 'channels', path: '$[*].credentials.** ? (@.type() == "string")' },
     { table: 'channel_endpoints', column: 'endpoint', path: '$.** ? (@.type() == "string")' },
-  ].map(({ table, column, path }) => `SELECT '${table}' AS t, '${column}' AS c, ${keyOf('v #>> \'{}\'')} AS key FROM ${table}, jsonb_path_query(${column}, '${path}') v`);
+    // Strict: lax mode's unwrapping makes .** return an array's strings twice. Silent: a setting without credentials is skipped.
+  ].map(({ table, column, path }) => `SELECT '${table}' AS t, '${column}' AS c, ${keyOf('v #>> \'{}\'')} AS key FROM ${table}, jsonb_path_query(${column}, 'strict ${path}', '{}', true) v`);
   const envelopes = ENVELOPES.map(
     ({ table, column }) => `SELECT '${table}', '${column}', CASE WHEN starts_with(${column}, 'v2.') THEN split_part(${column}, '.', 2) ELSE split_part(${column}, '.', 1) END FROM ${table} WHERE ${column} IS NOT NULL`,
   );
