@@ -15,7 +15,7 @@ export function operatorCommandFed(databaseUrl: string, input: string, ...args: 
 }
 
 /** The same, with these variables over this process's (HERALD_ALLOW_PRIVATE_NETWORKS, say). */
-export function operatorCommandWith(env: Record<string, string>, input: string, ...args: string[]): Promise<string> {
+export function operatorCommandWith(env: NodeJS.ProcessEnv, input: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, [START, 'cli', ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
       error ? reject(Object.assign(new Error(`${error.message}\n${stderr}`), { stderr, exitCode: error.code })) : resolve(stdout),

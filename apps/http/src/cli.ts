@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AesGcmCredentialCipher, applyMigrations, ChannelCredentialCipher, sealChannelSecrets, connectDatabase, loadEncryptionKey, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
+import { AesGcmCredentialCipher, applyMigrations, ChannelCredentialCipher, sealChannelSecrets, connectDatabase, loadEncryptionKeyring, PrismaTenancyRepository, startEmbeddedPostgres } from '@herald/adapters';
 import { ConfigureInboxSecurity, ConfigureRetryPolicy, DomainError, ManageApiKeys, type Environment, type RetryPolicyView } from '@herald/domain';
 import { loadConfig } from './config';
 import { workflowsCommand, WORKFLOWS_USAGE } from './cli-workflows';
@@ -7,6 +7,7 @@ import { queuePurge, RETENTION_USAGE, retentionCommand, retentionText, setRetent
 import { environmentBySlugOrId } from '@herald/domain';
 import { runUsersCommand, USERS_USAGE } from './cli-users';
 import { webhooksCommand, WEBHOOKS_USAGE } from './cli-webhooks';
+import { encryptionCommand, ENCRYPTION_USAGE } from './cli-encryption';
 
 const USAGE = `Usage: pnpm herald <command>
 
@@ -27,6 +28,7 @@ const USAGE = `Usage: pnpm herald <command>
   subscribers encrypt-credentials           encrypt the channel credentials (webhook URLs, device
                                             tokens) that subscribers stored before they were
                                             encrypted at rest; safe to run again, and beside the service
+${ENCRYPTION_USAGE}
 ${RETENTION_USAGE}
 ${WORKFLOWS_USAGE}
 ${USERS_USAGE}
@@ -95,7 +97,7 @@ async function main(argv: string[]): Promise<number> {
   const db = connectDatabase(config.databaseUrl ?? embedded!.url, 2);
   try {
     await applyMigrations(db.pool);
-    const encryptionKey = loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir });
+    const encryptionKey = loadEncryptionKeyring({ configured: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir });
     const cipher = new AesGcmCredentialCipher(encryptionKey);
     const tenancy = new PrismaTenancyRepository(db.prisma, cipher);
     const keys = new ManageApiKeys(tenancy);
@@ -146,6 +148,8 @@ async function main(argv: string[]): Promise<number> {
       const { sealed, left } = await sealChannelSecrets(db.pool, new ChannelCredentialCipher(encryptionKey));
       console.log(`Encrypted the channel credentials of ${sealed} subscribers.`);
       if (left) console.log(`${left} subscribers were written in plain text meanwhile (by a process of an older version?): run it again.`);
+    } else if (command === 'encryption' && (await encryptionCommand(db, encryptionKey, action))) {
+      // done
     } else if (command === 'webhooks') {
       const found = await environmentBySlugOrId(tenancy, environment);
       const flags = { url: values.url, description: values.description, 'event-types': values['event-types'], 'overlap-seconds': values['overlap-seconds'], disabled: values.disabled };

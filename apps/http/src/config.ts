@@ -18,6 +18,8 @@ export interface Config {
   allowPrivateNetworks: boolean;
   /** base64 32-byte key for credentials at rest; generated into the data directory when unset. */
   encryptionKey?: string;
+  /** Keys before a rotation (comma-separated base64), kept for reading until `pnpm herald encryption rotate` has run. */
+  encryptionKeysPrevious?: string;
   /** Run delivery workers in this process (off: an API-only process). */
   runWorkers: boolean;
   /** Serve the Inbox demo page at /inbox/demo (development; off when NODE_ENV=production). */
@@ -165,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     allowPrivateNetworks: flag(env.HERALD_ALLOW_PRIVATE_NETWORKS, false),
     encryptionKey: env.HERALD_ENCRYPTION_KEY || undefined,
+    encryptionKeysPrevious: env.HERALD_ENCRYPTION_KEYS_PREVIOUS || undefined,
     runWorkers: flag(env.HERALD_WORKERS, true),
     retryPolicy: retryPolicy(env.HERALD_RETRY_POLICY),
     retentionDays: retentionDays(env.HERALD_RETENTION_DAYS),

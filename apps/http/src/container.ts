@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadEncryptionKey, type Database, type PgBoss } from '@herald/adapters';
+import { loadEncryptionKeyring, type Database, type PgBoss } from '@herald/adapters';
 import { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Config } from './config';
@@ -15,7 +15,7 @@ import type { All, Binder, Dependency, Infrastructure, Key, Wiring } from './wir
  * (no decorator metadata), so the same wiring works under tsc and vitest.
  */
 export function buildContainer(config: Config, db: Database, boss: PgBoss, logger: Logger, observability = new Observability()): Resolver {
-  const encryptionKey = loadEncryptionKey({ configured: config.encryptionKey, dataDir: config.dataDir });
+  const encryptionKey = loadEncryptionKeyring({ configured: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir });
   return wire(Object.values(areas), { config, db, boss, logger, observability, encryptionKey });
 }
 

@@ -1,4 +1,4 @@
-import type { Database, PgBoss } from '@herald/adapters';
+import type { Database, EncryptionKeyring, PgBoss } from '@herald/adapters';
 import type { Token } from '@herald/domain';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -45,8 +45,8 @@ export interface Infrastructure {
   boss: PgBoss;
   logger: Logger;
   observability: Observability;
-  /** The installation's key (credentials at rest, API key secrets, subscriber tokens), read once. */
-  encryptionKey: Buffer;
+  /** The installation's keyring (credentials at rest, API key secrets; its current key signs subscriber tokens), read once. */
+  encryptionKey: EncryptionKeyring;
 }
 
 /** One area of the service's wiring (`wiring/areas.ts` lists them). */

@@ -11,5 +11,5 @@ import type { Wiring } from './binder';
 export const security: Wiring = (bind, { encryptionKey }) => {
   bind.value(CredentialCipher, new AesGcmCredentialCipher(encryptionKey));
   bind.value(ChannelCredentialCipher, new ChannelCredentialCipher(encryptionKey));
-  bind.value(SubscriberTokens, new HmacSubscriberTokens(encryptionKey));
+  bind.value(SubscriberTokens, new HmacSubscriberTokens(encryptionKey.current));
 };

@@ -80,8 +80,9 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
 
   async removeDeviceTokens(environmentId: string, subscriberRowId: string, tokens: string[]): Promise<number> {
     // One statement: rewrites each channel setting's deviceTokens without the given ones, compared
-    // sealed (equal tokens seal equally) and as written (rows stored before sealing began, until
-    // `subscribers encrypt-credentials` has run).
+    // sealed under every key of the ring (equal tokens seal equally under one key; rows not yet
+    // re-sealed by `encryption rotate` hold a previous key's envelope) and as written (rows stored
+    // before sealing began, until `subscribers encrypt-credentials` has run).
     const rows = await this.pool.query<{ removed: number }>(
       `WITH before AS (SELECT channels FROM subscribers WHERE id = $1 AND environment_id = $2 FOR UPDATE),
        rewritten AS (
@@ -97,7 +98,7 @@ export class PrismaSubscriberRepository implements SubscriberRepository {
          CASE WHEN jsonb_typeof(c->'credentials'->'deviceTokens') = 'array' THEN c->'credentials'->'deviceTokens' ELSE '[]'::jsonb END) t
          WHERE t = ANY($3::text[])) AS removed
        FROM (SELECT count(*) FROM rewritten) _`,
-      [subscriberRowId, environmentId, [...tokens.map((t) => this.channels.sealValue(t)), ...tokens]],
+      [subscriberRowId, environmentId, [...tokens.flatMap((t) => this.channels.sealedForms(t)), ...tokens]],
     );
     return rows.rows[0]?.removed ?? 0;
   }

@@ -3,6 +3,7 @@ import type { ChannelSettings } from '@herald/domain';
 import { DomainError } from '@herald/domain';
 import { describe, expect, it } from 'vitest';
 import { ChannelCredentialCipher } from './channel-credential-cipher';
+import { EncryptionKeyring } from './encryption-keyring';
 import { SivValueCipher } from './siv-value-cipher';
 
 const key = randomBytes(32);
@@ -21,6 +22,21 @@ describe('SivValueCipher', () => {
     expect(values.seal('token-a')).toMatch(/^hsv1\./);
     expect(values.open(values.seal('ünïcode ✓'))).toBe('ünïcode ✓');
     expect(values.open(values.seal(''))).toBe('');
+  });
+
+  it('opens what a previous key of the ring sealed, seals with the current one, and compares under both', () => {
+    const next = randomBytes(32);
+    const ring = new SivValueCipher(new EncryptionKeyring(next, [key]));
+    const old = values.seal('token-a');
+    expect(ring.open(old)).toBe('token-a');
+    expect(ring.seal('token-a')).toBe(new SivValueCipher(next).seal('token-a'));
+    expect(ring.sealEverywhere('token-a')).toEqual([ring.seal('token-a'), old]);
+    expect(ring.sealedHere(old)).toBe(false);
+    // Re-sealing under the ring moves plain values and the previous key's envelopes, keeps the current key's.
+    const rotating = new ChannelCredentialCipher(new EncryptionKeyring(next, [key]));
+    const stored = [{ ...settings[0], credentials: { deviceTokens: [old, 'token-b', rotating.sealValue('token-c')] } }];
+    expect(rotating.sealStored(stored)).toEqual(rotating.seal([{ ...settings[0], credentials: { deviceTokens: ['token-a', 'token-b', 'token-c'] } }]));
+    expect(() => new ChannelCredentialCipher(next).sealStored(stored)).toThrow(DomainError);
   });
 
   it('is keyed: another installation key seals differently and cannot open', () => {

@@ -1,4 +1,5 @@
 import { DomainError, type ChannelSettings } from '@herald/domain';
+import type { EncryptionKeyring } from './encryption-keyring';
 import { SealedValueError, SivValueCipher } from './siv-value-cipher';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -13,8 +14,8 @@ type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export class ChannelCredentialCipher {
   private readonly values: SivValueCipher;
 
-  constructor(key: Buffer) {
-    this.values = new SivValueCipher(key);
+  constructor(keys: Buffer | EncryptionKeyring) {
+    this.values = new SivValueCipher(keys);
   }
 
   /** The settings to store, every credential value sealed (a client's text that looks sealed too). */
@@ -22,14 +23,22 @@ export class ChannelCredentialCipher {
     return this.sealWith(channels, (v) => this.values.seal(v));
   }
 
-  /** A device token (or any one value) as `seal` stores it: what SQL compares stored values with. */
+  /** A device token (or any one value) as `seal` stores it. */
   sealValue(value: string): string {
     return this.values.seal(value);
   }
 
-  /** Stored settings with the values written before sealing began sealed, envelopes kept (the migration). */
-  sealStored(channels: readonly ChannelSettings[]): ChannelSettings[] {
-    return this.sealWith(channels, (v) => (SivValueCipher.isSealed(v) ? v : this.values.seal(v)));
+  /** A value as any key of the ring sealed it: what SQL compares stored values with during a rotation. */
+  sealedForms(value: string): string[] {
+    return this.values.sealEverywhere(value);
+  }
+
+  /**
+   * Stored settings with every value under the current key: plain ones (written before sealing began)
+   * sealed, a previous key's envelopes re-sealed, the current key's kept (the migration and the rotation).
+   */
+  sealStored(channels: readonly ChannelSettings[], subscriberId = '(stored)'): ChannelSettings[] {
+    return this.opening(`the channel credentials of subscriber ${subscriberId}`, () => this.sealWith(channels, (v) => this.reseal(v)));
   }
 
   /**
@@ -54,9 +63,14 @@ export class ChannelCredentialCipher {
     return this.opening(`the address of channel endpoint ${identifier}`, () => walk(address as Json, (v) => this.openOne(v)) as Record<string, string>);
   }
 
-  /** A stored address with the values written before sealing began sealed (the migration). */
-  sealStoredAddress(address: Readonly<Record<string, string>>): Record<string, string> {
-    return walk(address as Json, (v) => (SivValueCipher.isSealed(v) ? v : this.values.seal(v))) as Record<string, string>;
+  /** A stored address with every value under the current key, as `sealStored` does. */
+  sealStoredAddress(address: Readonly<Record<string, string>>, identifier = '(stored)'): Record<string, string> {
+    return this.opening(`the address of channel endpoint ${identifier}`, () => walk(address as Json, (v) => this.reseal(v)) as Record<string, string>);
+  }
+
+  /** Whether `value` is stored as every write stores it now: sealed under the current key. */
+  sealedHere(value: string): boolean {
+    return this.values.sealedHere(value);
   }
 
   /**
@@ -70,6 +84,11 @@ export class ChannelCredentialCipher {
       enumerable: true,
       get: () => (opened ??= this.open(stored ?? [], subscriberId)),
     }) as T & { channels: ChannelSettings[] };
+  }
+
+  private reseal(value: string): string {
+    if (this.values.sealedHere(value)) return value;
+    return this.values.seal(this.openOne(value));
   }
 
   private openOne(value: string): string {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EncryptionKeyring } from './encryption-keyring';
 
 export const ENCRYPTION_KEY_FILE = 'encryption.key';
 
@@ -42,4 +43,13 @@ export function loadEncryptionKey(options: { configured?: string; dataDir: strin
     unlinkSync(temp);
   }
   return decodeKey(readFileSync(path, 'utf8'), path);
+}
+
+/**
+ * The keyring: the key `loadEncryptionKey` loads, and behind it the previous keys of a rotation
+ * (HERALD_ENCRYPTION_KEYS_PREVIOUS: base64 keys, comma-separated), kept only for reading.
+ */
+export function loadEncryptionKeyring(options: { configured?: string; previous?: string; dataDir: string }): EncryptionKeyring {
+  const previous = (options.previous ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  return new EncryptionKeyring(loadEncryptionKey(options), previous.map((k, i) => decodeKey(k, `HERALD_ENCRYPTION_KEYS_PREVIOUS (key ${i + 1})`)));
 }
