@@ -61,14 +61,14 @@ describe('send limits of an integration, at the SMTP server', () => {
     const times = rated.messages.map((m) => m.at).sort((a, b) => a - b);
     // Slots are 50 ms apart: the 60th is 2.95 s after the first. Unlimited, all 60 arrive within a few hundred ms.
     expect(times.at(-1)! - times[0]).toBeGreaterThanOrEqual((60 / 20 - 1) * 1000 - 100);
-    // No second holds more than the rate, but for a stall at either end, which can bunch one email per
-    // open connection (nodemailer's pool of 5). Unlimited, one second holds all 60.
+    // No second at the server holds more than the rate, whatever the connections' latency or a stall
+    // did to the arrivals (a sliding window over the server's clock). Unlimited, one second holds all 60.
     let most = 0;
     for (let last = 0, first = 0; last < times.length; last++) {
       while (times[last] - times[first] >= 1000) first++;
       most = Math.max(most, last - first + 1);
     }
-    expect(most).toBeLessThanOrEqual(20 + 5);
+    expect(most).toBeLessThanOrEqual(20);
   });
 
   it('an integration with maxConcurrentSends 2 never has more than 2 connections open at the SMTP server, and sends every email once', async () => {

@@ -31,6 +31,7 @@ function smtpFailure(error: unknown, secrets: unknown[]): ProviderError {
 export class NodemailerEmailProvider implements DeliveryProvider {
   // One pool of connections per SMTP account (server, login, TLS settings), kept between sends.
   private readonly pools = new LRUCache<string, Transporter>({ max: 100, dispose: (transport) => transport.close() });
+  private readonly accounts = new WeakMap<Credentials, string>();
 
   constructor(private readonly options: { allowPrivateNetworks: boolean; timeoutMs?: number }) {}
 
@@ -66,8 +67,14 @@ export class NodemailerEmailProvider implements DeliveryProvider {
   /** The account's pooled transport with `maxConnections` connections (a new pool when that changes). */
   private async pool(address: string, credentials: Credentials, maxConnections: number): Promise<Transporter> {
     const { host, port, user, password } = credentials;
-    const account = JSON.stringify([address, host, port, user, password, credentials.secure, credentials.requireTls, credentials.ignoreTls, credentials.tlsOptions, maxConnections]);
-    const key = createHash('sha256').update(account).digest('hex');
+    // An integration's credentials object lives until its integration is read again: its hash is
+    // worked out once, not on every send.
+    let account = this.accounts.get(credentials);
+    if (!account) {
+      account = createHash('sha256').update(JSON.stringify([host, port, user, password, credentials.secure, credentials.requireTls, credentials.ignoreTls, credentials.tlsOptions])).digest('hex');
+      this.accounts.set(credentials, account);
+    }
+    const key = `${account} ${address} ${maxConnections}`;
     const cached = this.pools.get(key);
     if (cached) return cached;
     const timeout = this.options.timeoutMs ?? TIMEOUT_MS;

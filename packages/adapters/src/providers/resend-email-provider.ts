@@ -2,6 +2,7 @@ import type { Credentials, DeliveryProvider, OutboundMessage, ProviderReceipt } 
 import { ProviderError } from '@herald/domain';
 import type { Resend } from 'resend';
 import { defineProvider } from './kit/provider-definition';
+import { clientPerKey } from './kit/client-per-key';
 import { emailFields } from './kit/email-fields';
 import { httpFailure, lazy, networkFailure, retryAfterMs } from './kit/provider-failure';
 
@@ -12,13 +13,19 @@ const sdk = lazy(() => import('resend'));
  * never sends twice. `baseUrl` (operator setting) points it elsewhere.
  */
 export class ResendEmailProvider implements DeliveryProvider {
+  // One client per integration key, kept between sends (the SDK keeps the key on its client).
+  private resendFor?: (apiKey: string) => Resend;
+
   constructor(private readonly options: { baseUrl?: string } = {}) {}
 
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     if (!credentials.apiKey) throw new ProviderError('the integration has no apiKey', false);
     const secrets = [credentials.apiKey];
-    const { Resend } = await sdk();
-    const resend = new Resend(credentials.apiKey, this.options.baseUrl ? { baseUrl: this.options.baseUrl } : undefined);
+    if (!this.resendFor) {
+      const { Resend } = await sdk();
+      this.resendFor ??= clientPerKey((apiKey) => new Resend(apiKey, this.options.baseUrl ? { baseUrl: this.options.baseUrl } : undefined));
+    }
+    const resend = this.resendFor(credentials.apiKey);
     const f = emailFields(message, credentials);
     let result: Awaited<ReturnType<Resend['emails']['send']>>;
     try {

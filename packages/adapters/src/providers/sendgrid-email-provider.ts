@@ -4,6 +4,7 @@ import type { Client } from '@sendgrid/client';
 import type { MailService } from '@sendgrid/mail';
 import { defineProvider } from './kit/provider-definition';
 import { SendGridReceiptReader } from '../receipts/sendgrid-receipt-reader';
+import { clientPerKey } from './kit/client-per-key';
 import { emailFields } from './kit/email-fields';
 import { httpFailure, lazy, networkFailure } from './kit/provider-failure';
 
@@ -18,19 +19,27 @@ type SendGridError = { code?: number | string; message?: string; response?: { he
 
 /** SendGrid v3 mail send through @sendgrid/mail; `baseUrl` (operator setting) points it elsewhere. */
 export class SendGridEmailProvider implements DeliveryProvider {
+  // One client per integration key, kept between sends (the SDK keeps the key on its client).
+  private mailFor?: (apiKey: string) => MailService;
+
   constructor(private readonly options: { baseUrl?: string; timeoutMs?: number } = {}) {}
 
   async send(message: OutboundMessage, credentials: Credentials): Promise<ProviderReceipt> {
     if (!credentials.apiKey) throw new ProviderError('the integration has no apiKey', false);
     const secrets = [credentials.apiKey];
-    // One client per send: the SDK keeps the API key on the client, and integrations differ in keys.
-    const { Client, MailService } = await sdk();
-    const client = new Client();
-    client.setApiKey(credentials.apiKey);
-    if (this.options.baseUrl) client.setDefaultRequest('baseUrl', this.options.baseUrl);
-    const mail = new MailService();
-    mail.setClient(client);
-    mail.setTimeout(this.options.timeoutMs ?? 15_000);
+    if (!this.mailFor) {
+      const { Client, MailService } = await sdk();
+      this.mailFor ??= clientPerKey((apiKey) => {
+        const client = new Client();
+        client.setApiKey(apiKey);
+        if (this.options.baseUrl) client.setDefaultRequest('baseUrl', this.options.baseUrl);
+        const mail = new MailService();
+        mail.setClient(client);
+        mail.setTimeout(this.options.timeoutMs ?? 15_000);
+        return mail;
+      });
+    }
+    const mail = this.mailFor(credentials.apiKey);
     const f = emailFields(message, credentials);
     try {
       const [response] = await mail.send({

@@ -52,6 +52,27 @@ describe('SendGate', () => {
     expect(slept.slice(3)).toEqual([250, 500]);
   });
 
+  it('starts a send only when the last second has room: at 2/s, a third send waits for one in flight to end, then a second more', async () => {
+    let clock = 0;
+    const gate = new SendGate(new InMemorySendRateLimiter(new Map(), () => clock), async (ms) => void (clock += ms), undefined, () => clock);
+    const integration = { id: 'slow-server', configurations: { sendRatePerSecond: 2 } };
+    const first = released(await gate.enter(integration));
+    released(await gate.enter(integration));
+    expect(clock).toBe(500);
+    let startedAt: number | undefined;
+    const third = gate.enter(integration).then((t) => ((startedAt = clock), released(t)));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Its slot (1 s) has come, but both earlier sends are still in flight: the server may take them
+    // in the same second as the third.
+    expect(clock).toBe(1_000);
+    expect(startedAt).toBeUndefined();
+    clock = 1_200;
+    first.release();
+    await third;
+    // The first may have arrived just before it ended, at 1.2 s.
+    expect(startedAt).toBe(2_200);
+  });
+
   it('queues a send whose slot is past the horizon instead of waiting or failing it', async () => {
     const gate = new SendGate(new InMemorySendRateLimiter(new Map(), () => 0), async () => undefined, 1_000);
     const turns = [];

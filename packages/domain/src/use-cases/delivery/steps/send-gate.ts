@@ -44,14 +44,50 @@ class Pace {
 }
 
 /**
+ * The sends of one integration in this process that a receiver may still count in its current second:
+ * those in flight and those that ended less than a second ago. A receiver takes an email somewhere
+ * between the send's start and its end, so a send that starts only while fewer than `rate` of these
+ * remain keeps every 1-second window at the receiver within the rate, whatever the latency did (a
+ * stall, or a pool that releases queued emails together, bunches arrivals even when starts are even).
+ */
+class Window {
+  private inFlight = 0;
+  private readonly ended: number[] = [];
+  private readonly waiting: Array<() => void> = [];
+
+  /** How long a send starting now must wait before it may start; 0: it starts (and counts) now. */
+  waitMs(perSecond: number, now: number): number | 'release' {
+    while (this.ended.length && this.ended[0] <= now - 1000) this.ended.shift();
+    if (this.inFlight + this.ended.length < perSecond) {
+      this.inFlight++;
+      return 0;
+    }
+    // Full: the oldest ended send leaves the window first, or else a send in flight must end.
+    return this.ended.length ? this.ended[0] + 1000 - now : 'release';
+  }
+
+  released(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  end(now: number): void {
+    this.inFlight--;
+    this.ended.push(now);
+    this.waiting.splice(0).forEach((wake) => wake());
+  }
+}
+
+/**
  * Keeps an integration's sends within its configurations: `sendRatePerSecond` through the shared rate
  * limiter (every process), and `maxConcurrentSends` in flight at once in this process. A send whose
  * rate slot is beyond the horizon does not wait: the caller queues it (`retryInMs`), never fails it.
- * Within a process, sends of a rate-limited integration also start at least 1/rate apart (Pace).
+ * Within a process, sends of a rate-limited integration also start at least 1/rate apart (Pace), and
+ * only while the receiver's current second has room (Window).
  */
 export class SendGate {
   private readonly permits = new Map<string, Permits>();
   private readonly paces = new Map<string, Pace>();
+  private readonly windows = new Map<string, Window>();
 
   constructor(
     private readonly limiter?: SendRateLimiter,
@@ -74,8 +110,21 @@ export class SendGate {
       if (!pace) this.paces.set(integration.id, (pace = new Pace()));
       const late = pace.delay(rate, this.now());
       if (late > 0) await this.sleep(late);
+      const window = await this.room(integration.id, rate);
+      return { release: () => (release(), window.end(this.now())) };
     }
     return { release };
+  }
+
+  /** Waits until the integration's window has room for one more send in this second, and takes it. */
+  private async room(integrationId: string, rate: number): Promise<Window> {
+    let window = this.windows.get(integrationId);
+    if (!window) this.windows.set(integrationId, (window = new Window()));
+    for (;;) {
+      const wait = window.waitMs(rate, this.now());
+      if (wait === 0) return window;
+      await (wait === 'release' ? window.released() : this.sleep(wait));
+    }
   }
 
   private permit(integrationId: string, connections: number): Promise<() => void> {
