@@ -32,6 +32,9 @@ try {
   let started = performance.now();
   await insertDeliveryHistory(db.pool, target, { count: EXPIRED, from, spacingMs: (DAYS * DAY_MS) / EXPIRED, tag: 'expired' });
   await db.pool.query('VACUUM ANALYZE events, notifications, jobs, execution_details, messages');
+  // The write and the vacuum leave gigabytes of dirty pages: flushed now, not by a checkpoint in the
+  // middle of the run without the purge (which put its p99 at 173 ms on a quiet machine).
+  await db.pool.query('CHECKPOINT');
   const rowsEach = Object.values(ROWS_PER_NOTIFICATION).reduce((a, b) => a + b, 0);
   report('expired history written', `${EXPIRED.toLocaleString('en')} notifications (${(EXPIRED * rowsEach).toLocaleString('en')} rows) over ${DAYS} days, in`, `${((performance.now() - started) / 1000).toFixed(1)} s`);
 
@@ -39,7 +42,7 @@ try {
   await svc.request('/v2/subscribers', { method: 'POST', json: { subscriberId: 'bench-user', firstName: 'Ada' } });
   const load = (seconds: number) => runTriggerLoad(svc, 'bench-in-app', 'bench-user', seconds, CONNECTIONS, { overallRate: RATE });
   await load(5);
-  const without = await load(LOAD_SECONDS);
+  const before = await load(LOAD_SECONDS);
 
   const purge = new PurgeExpiredHistory(new PrismaTenancyRepository(db.prisma), new SqlRetentionRepository(db.workerPool), { defaultDays: 90, batchSize: PURGE_BATCH, pauseRatio: PAUSE_RATIO });
   started = performance.now();
@@ -51,6 +54,11 @@ try {
   const overlapped = finishedAt === 0;
   const { counts } = await purging;
   const seconds = (finishedAt - started) / 1000;
+  // The same load once more after the purge: the figure without is the lower of the two runs, so a
+  // disturbance in either cannot flatter the run during the purge.
+  await db.pool.query('CHECKPOINT');
+  const after = await load(LOAD_SECONDS);
+  const without = before.p99 <= after.p99 ? before : after;
 
   const [left] = await query<{ expired: number; fresh: number }>(
     url,
@@ -65,9 +73,11 @@ try {
   report('purge batch and pace', `${PURGE_BATCH} notifications a transaction, pause ${PAUSE_RATIO}x each batch's time`, '');
   report('purge of expired notifications', Math.round(EXPIRED / seconds).toLocaleString('en'), `notifications/s (${Math.round(removed / seconds).toLocaleString('en')} rows/s; ${seconds.toFixed(1)} s in all)`);
   report('  in the service (runs of at most 45 s a minute)', Math.round((EXPIRED / seconds) * (PURGE_BUDGET_MS / 60_000)).toLocaleString('en'), 'notifications/s at most');
-  report(`triggers at ${RATE}/s without the purge: p99`, without.p99, `ms (p50 ${without.p50} ms, ${Math.round(without.perSecond)}/s)`);
+  for (const [when, run] of [['before', before], ['after', after]] as const) {
+    report(`triggers at ${RATE}/s without the purge (${when}): p99`, run.p99, `ms (p50 ${run.p50} ms, ${Math.round(run.perSecond)}/s)`);
+  }
   report(`triggers at ${RATE}/s during the purge: p99`, during.p99, `ms (p50 ${during.p50} ms, ${Math.round(during.perSecond)}/s)`, '< 25 ms');
-  report('p99 during the purge against without', `${Math.round((during.p99 / without.p99 - 1) * 100)}%`, '', 'within +20%');
+  report('p99 during the purge against the lower without', `${Math.round((during.p99 / without.p99 - 1) * 100)}%`, '', 'within +20%');
   if (!overlapped) report('WARNING', 'the purge ended before the load did: raise RETENTION_NOTIFICATIONS or lower RETENTION_LOAD_SECONDS', '');
 } finally {
   await db.close();

@@ -30,9 +30,12 @@ async function setup(options: { batchSize?: number; pauseRatio?: number; devDays
   if (options.devDays) await tenancy.updateEnvironment(dev.id, { retentionDays: options.devDays });
   const history = new InMemoryRetentionRepository();
   const pace = fakePace();
-  const purge = new PurgeExpiredHistory(tenancy, history, { defaultDays: 90, batchSize: options.batchSize ?? 100, pauseRatio: options.pauseRatio ?? 0 }, { now: () => NOW }, pace);
+  // The injected clock that decides what expired: NOW until a test moves it on.
+  let now = NOW;
+  const advance = (ms: number) => void (now = new Date(now.getTime() + ms));
+  const purge = new PurgeExpiredHistory(tenancy, history, { defaultDays: 90, batchSize: options.batchSize ?? 100, pauseRatio: options.pauseRatio ?? 0 }, { now: () => now }, pace);
   const seed = (rows: Array<Omit<HistorySeed, 'environmentId'> & { in: Environment }>) => history.seed(rows.map(({ in: e, ...row }) => ({ ...row, environmentId: e.id })));
-  return { dev, prod, history, purge, pace, seed };
+  return { dev, prod, history, purge, pace, seed, advance };
 }
 
 describe('PurgeExpiredHistory', () => {
@@ -71,14 +74,22 @@ describe('PurgeExpiredHistory', () => {
   });
 
   it('keeps a row at least its retention and removes it within the day after', async () => {
-    const { history, purge, seed, prod } = await setup();
+    const { history, purge, seed, prod, advance } = await setup();
     // The horizon day is 2026-08-30: its rows are older than 90 days only in part.
-    const [lastPurged, firstKept] = await seed([
+    const [lastPurged, firstKept, lastOfDay] = await seed([
       { in: prod, createdAt: new Date('2026-08-29T23:59:59.999Z') },
       { in: prod, createdAt: new Date('2026-08-30T00:00:00.000Z') },
+      { in: prod, createdAt: new Date('2026-08-30T23:59:59.999Z') },
     ]);
     expect((await purge.execute()).purged).toEqual(['production 2026-08-29']);
     expect([await history.has(lastPurged), await history.has(firstKept)]).toEqual([false, true]);
+    // Until 2026-11-29T00:00 the day's last row is younger than 90 days: the day is kept whole.
+    advance(DAY_MS / 2 - 1);
+    expect((await purge.execute()).purged).toEqual([]);
+    // From then every row of it is older than 90 days: the whole day goes.
+    advance(1);
+    expect((await purge.execute()).purged).toEqual(['production 2026-08-30']);
+    expect([await history.has(firstKept), await history.has(lastOfDay)]).toEqual([false, false]);
   });
 
   it('never removes a notification in flight; a later run removes it once finished and only then marks its day done', async () => {
@@ -100,11 +111,13 @@ describe('PurgeExpiredHistory', () => {
   });
 
   it('purges a day once: run again, or after its rows are restored, it removes and counts nothing more', async () => {
-    const { history, purge, seed, prod } = await setup();
+    const { history, purge, seed, prod, advance } = await setup();
     const rows = [0, 1, 2].map((i) => ({ in: prod, createdAt: daysAgo(100, i), jobStatus: 'completed' }));
     const ids = await seed(rows);
     expect((await purge.execute()).counts.notifications).toBe(3);
     expect(await purge.execute()).toMatchObject({ purged: [], counts: NO_PURGE_COUNTS, finished: true });
+    // The day's backup restored a week later, when the day is even further past its retention.
+    advance(7 * DAY_MS);
     await seed(rows.map((row, i) => ({ ...row, id: ids[i] })));
     expect(await purge.execute()).toMatchObject({ purged: [], counts: NO_PURGE_COUNTS });
     expect((await history.left(prod.id)).notifications).toBe(3);
