@@ -182,7 +182,7 @@ describe('secrets at rest', () => {
       expect(dump).toContain('conn-acme');
       for (const secret of Object.values(SECRETS)) expect(dump).not.toContain(secret);
       const twilio = await db.query<{ credentials: string }>(`SELECT credentials FROM integrations WHERE identifier = 'twilio-main'`);
-      expect(twilio.rows[0].credentials).toMatch(/^v1\./);
+      expect(twilio.rows[0].credentials).toMatch(/^v2\.[\w-]+\./); // v2.<key id>.<iv>.<tag>.<data>
     } finally {
       await db.end();
     }
