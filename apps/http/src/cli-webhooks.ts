@@ -6,7 +6,9 @@ import {
   ListWebhookEndpoints,
   RotateWebhookSecret,
   UpdateWebhookEndpoint,
+  WEBHOOK_DESCRIPTION_MAX,
   WEBHOOK_EVENT_TYPES,
+  WEBHOOK_SECRET_OVERLAP_MAX_SECONDS,
   type CredentialCipher,
   type Environment,
   type UpdateWebhookEndpointInput,
@@ -43,7 +45,6 @@ const FLAGS_OF_ACTION: Record<string, string[]> = {
   delete: [],
   'rotate-secret': ['overlap-seconds'],
 };
-const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
 // The use cases name the API's fields; the command names its own flags.
 const FLAG_OF: Record<string, string> = { url: '--url', description: '--description', eventTypes: '--event-types' };
 
@@ -60,14 +61,14 @@ function eventTypes(value: string | undefined): WebhookEventType[] | undefined {
 }
 
 function description(value: string | undefined): string | null | undefined {
-  if (value !== undefined && value.length > 500) throw invalid('--description', 'at most 500 characters');
+  if (value !== undefined && value.length > WEBHOOK_DESCRIPTION_MAX) throw invalid('--description', `at most ${WEBHOOK_DESCRIPTION_MAX} characters`);
   return value === undefined ? undefined : value || null;
 }
 
 function overlapMs(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value);
-  if (!/^\d+$/.test(value.trim()) || seconds > MAX_OVERLAP_SECONDS) throw invalid('--overlap-seconds', `a whole number of seconds from 0 to ${MAX_OVERLAP_SECONDS}`);
+  if (!/^\d+$/.test(value.trim()) || seconds > WEBHOOK_SECRET_OVERLAP_MAX_SECONDS) throw invalid('--overlap-seconds', `a whole number of seconds from 0 to ${WEBHOOK_SECRET_OVERLAP_MAX_SECONDS}`);
   return seconds * 1000;
 }
 

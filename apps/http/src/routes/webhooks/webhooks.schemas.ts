@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES } from '@herald/domain';
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_SECRET_OVERLAP_MAX_SECONDS } from '@herald/domain';
 import { z } from '@hono/zod-openapi';
 
 const EventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).max(WEBHOOK_EVENT_TYPES.length * 2).openapi({ description: 'The event types it receives; empty or absent: every type' });
@@ -7,7 +7,7 @@ const EventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).max(WEBHOOK_EVENT_TYPES.
 export const CreateWebhookEndpointSchema = z
   .strictObject({
     url: z.string().min(1).max(2048).openapi({ description: 'https (http and private addresses only where HERALD_ALLOW_PRIVATE_NETWORKS is on)' }),
-    description: z.string().max(500).nullable().optional(),
+    description: z.string().max(WEBHOOK_DESCRIPTION_MAX).nullable().optional(),
     eventTypes: EventTypes.optional(),
     enabled: z.boolean().optional(),
   })
@@ -16,7 +16,7 @@ export const CreateWebhookEndpointSchema = z
 export const UpdateWebhookEndpointSchema = z
   .strictObject({
     url: z.string().min(1).max(2048).optional(),
-    description: z.string().max(500).nullable().optional(),
+    description: z.string().max(WEBHOOK_DESCRIPTION_MAX).nullable().optional(),
     eventTypes: EventTypes.optional(),
     enabled: z.boolean().optional().openapi({ description: 'true also resumes an endpoint Herald disabled after sustained failures' }),
   })
@@ -24,7 +24,7 @@ export const UpdateWebhookEndpointSchema = z
 
 export const RotateWebhookSecretSchema = z
   .strictObject({
-    overlapSeconds: z.number().int().min(0).max(7 * 24 * 3600).optional().openapi({ description: 'How long the old secret still signs beside the new one (default 86400)' }),
+    overlapSeconds: z.number().int().min(0).max(WEBHOOK_SECRET_OVERLAP_MAX_SECONDS).optional().openapi({ description: 'How long the old secret still signs beside the new one (default 86400)' }),
   })
   .openapi('RotateWebhookSecretRequest');
 
