@@ -79,6 +79,9 @@ export class ChannelCredentialCipher {
    * open fail the step that needs them (with the error above), not the batch it was claimed with.
    */
   attach<T extends object>(target: T, stored: readonly ChannelSettings[] | null, subscriberId: string): T & { channels: ChannelSettings[] } {
+    // Most subscribers store no channel settings. A plain property spares each of them an accessor
+    // and its closure: a fan-out attaches one per recipient (3% of its service CPU, garbage aside).
+    if (!stored?.length) return Object.assign(target, { channels: [] as ChannelSettings[] });
     let opened: ChannelSettings[] | undefined;
     return Object.defineProperty(target, 'channels', {
       enumerable: true,

@@ -86,6 +86,19 @@ describe('OverviewTally', () => {
     expect(tally.drain()).toEqual([]);
   });
 
+  it('sums runs of one key and counts what comes after a drain in the next drain only', () => {
+    const tally = new OverviewTally(() => T0 + 1_500);
+    const batch = Array.from({ length: 3 }, () => outcome('in_app', 'completed', [], T0 + 1_450));
+    tally.recorded(batch);
+    tally.recorded([outcome('email', 'completed', [sent('ses')], T0, 'ses'), ...batch]);
+    const first = tally.drain();
+    const summary = (counts: typeof first) => counts.map((c) => `${c.metric} ${c.channel} ${c.outcome} ${c.count}`);
+    expect(summary(first)).toEqual(['delivery email sent 1', 'delivery in_app sent 6', 'lag email 2500 1', 'lag in_app 100 6']);
+    tally.recorded(batch);
+    expect(summary(tally.drain())).toEqual(['delivery in_app sent 3', 'lag in_app 100 3']);
+    expect(summary(first)).toEqual(['delivery email sent 1', 'delivery in_app sent 6', 'lag email 2500 1', 'lag in_app 100 6']);
+  });
+
   it('measures no lag for a notification without a time-ordered id', () => {
     const tally = new OverviewTally(() => T0);
     const old = { ...outcome('email', 'completed', [sent('ses')]), job: { environmentId: 'env', notificationId: '3f2b8c1e-1c2d-4e5f-8a9b-0c1d2e3f4a5b', step: { type: 'email' } } as RunnableJob };
