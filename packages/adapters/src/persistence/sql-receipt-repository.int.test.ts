@@ -4,7 +4,7 @@ import { AesGcmCredentialCipher } from '../security/aes-gcm-credential-cipher';
 import { contractEnvironments } from '../testing/contract-environments';
 import { insertQueuedJob } from '../testing/job-rows';
 import { useTestDatabase } from '../testing/use-test-database';
-import { SqlReceiptRepository } from './sql-receipt-repository';
+import { MESSAGE_BY_PROVIDER_ID, SqlReceiptRepository } from './sql-receipt-repository';
 
 const database = useTestDatabase();
 const cipher = new AesGcmCredentialCipher(Buffer.alloc(32, 3));
@@ -64,5 +64,23 @@ describe('SqlReceiptRepository', () => {
     const { repo, read, sibling, foreign } = await setup();
     for (const id of [sibling, foreign]) expect(await repo.apply((await repo.findIntegration(id))!, [change()])).toEqual(['unmatched']);
     expect(await read()).toEqual({ status: 'sent', details: [] });
+  });
+
+  it('finds the message through the partial index, in the generic plan too, which holds no message without a provider id', async () => {
+    const { mine, env } = await setup();
+    const client = await database.db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE receipt_lookup(uuid, text, uuid) AS ${MESSAGE_BY_PROVIDER_ID}`);
+      const plan = (await client.query(`EXPLAIN EXECUTE receipt_lookup('${mine}', 'p-1', '${env}')`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).toContain('messages_integration_id_provider_message_id_idx');
+      const [{ predicate }] = (await client.query(`SELECT pg_get_expr(indpred, indrelid) AS predicate FROM pg_index WHERE indexrelid = 'messages_integration_id_provider_message_id_idx'::regclass`)).rows;
+      expect(predicate).toBe('(provider_message_id IS NOT NULL)');
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 });

@@ -16,6 +16,15 @@ interface MessageRow {
  * trigger writes the outbound `message.delivered`/`message.bounced` event in the same
  * transaction) and an execution detail written.
  */
+/**
+ * The message a receipt is about, by the id its provider answered the send with. Served by the
+ * partial index messages (integration_id, provider_message_id) WHERE provider_message_id IS NOT NULL:
+ * the equality implies it, so inbox messages, which have none, need no entry there.
+ */
+export const MESSAGE_BY_PROVIDER_ID = `SELECT id, job_id, notification_id, status FROM messages
+WHERE integration_id = $1 AND provider_message_id = $2 AND environment_id = $3
+ORDER BY created_at DESC LIMIT 1 FOR UPDATE`;
+
 export class SqlReceiptRepository implements ReceiptRepository {
   constructor(
     private readonly pool: Pool,
@@ -40,12 +49,7 @@ export class SqlReceiptRepository implements ReceiptRepository {
   }
 
   private async applyOne(client: PoolClient, integration: ReceiptIntegration, { receipt, status, detailStatus }: ReceiptChange): Promise<ReceiptOutcome> {
-    const { rows } = await client.query<MessageRow>(
-      `SELECT id, job_id, notification_id, status FROM messages
-       WHERE integration_id = $1 AND provider_message_id = $2 AND environment_id = $3
-       ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
-      [integration.id, receipt.providerMessageId, integration.environmentId],
-    );
+    const { rows } = await client.query<MessageRow>(MESSAGE_BY_PROVIDER_ID, [integration.id, receipt.providerMessageId, integration.environmentId]);
     const message = rows[0];
     if (!message) return 'unmatched';
     const claimed = await client.query(
