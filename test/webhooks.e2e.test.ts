@@ -90,6 +90,18 @@ describe('outbound webhooks', () => {
     expect(ofNotification).toEqual(['message.sent', 'message.sent', 'notification.completed', 'message.seen', 'message.read', 'message.archived']);
   });
 
+  it('tells a workflow created, updated and deleted through the API once each, in order, with its payload', async () => {
+    const inApp = { type: 'in_app' as const, name: 'Bell', controlValues: { body: 'Hi' } };
+    await novu.workflows.create({ name: 'Api flow', workflowId: 'hook-api-flow', tags: ['crm'], steps: [inApp] });
+    await novu.workflows.update({ name: 'Api flow v2', preferences: {}, steps: [{ ...inApp, stepId: 'bell' }] }, 'hook-api-flow');
+    expect((await svc.request('/v2/workflows/hook-api-flow', { method: 'DELETE' })).status).toBe(204);
+    await arrived('workflow.deleted', (e) => e.data.workflowId === 'hook-api-flow');
+    const mine = receiver.accepted.filter((e) => e.type.startsWith('workflow.') && e.data.workflowId === 'hook-api-flow');
+    expect(mine.map((e) => e.type)).toEqual(['workflow.created', 'workflow.updated', 'workflow.deleted']);
+    expect(mine[0].data).toMatchObject({ name: 'Api flow', tags: ['crm'] });
+    expect(mine[1].data).toMatchObject({ name: 'Api flow v2', workflowId: 'hook-api-flow' });
+  });
+
   it('a receiver down for a while gets everything afterwards, in order per notification, each id once; attempts are logged and replayable', async () => {
     await novu.subscribers.create({ subscriberId: 'hook-bob' });
     await insertWorkflowWithSteps(svc.databaseUrl, { workflowId: 'hook-three', name: 'Three' }, ['a', 'b', 'c'].map((stepId) => ({ type: 'in_app', stepId, controlValues: { body: stepId } })));

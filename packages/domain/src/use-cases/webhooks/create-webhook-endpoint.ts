@@ -1,6 +1,7 @@
 import type { WebhookEndpoint, WebhookEventType } from '../../entities/webhook';
 import type { WebhookEndpointRepository } from '../../ports/webhook-endpoint-repository';
 import { generateWebhookSecret } from '../../rules/webhook-signature';
+import { checkWebhookDescription, checkWebhookEventTypes, checkWebhookUrlLength } from './webhook-endpoint-fields';
 import { validateWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
 
 export interface CreateWebhookEndpointInput {
@@ -26,12 +27,15 @@ export class CreateWebhookEndpoint {
   ) {}
 
   async execute(input: CreateWebhookEndpointInput): Promise<CreatedWebhookEndpoint> {
+    checkWebhookUrlLength(input.url);
     const url = validateWebhookUrl(input.url, this.policy);
+    checkWebhookDescription(input.description);
+    const eventTypes = checkWebhookEventTypes(input.eventTypes) ?? [];
     const secret = generateWebhookSecret();
     const endpoint = await this.endpoints.insert(input.environmentId, {
       url,
       description: input.description ?? null,
-      eventTypes: [...new Set(input.eventTypes ?? [])],
+      eventTypes,
       enabled: input.enabled ?? true,
       secret,
     });

@@ -3,6 +3,7 @@ import { WEBHOOK_SECRET_OVERLAP_MS } from '../../entities/webhook';
 import { DomainError } from '../../errors';
 import type { WebhookEndpointRepository } from '../../ports/webhook-endpoint-repository';
 import { generateWebhookSecret } from '../../rules/webhook-signature';
+import { checkWebhookDescription, checkWebhookEventTypes, checkWebhookOverlapMs, checkWebhookUrlLength } from './webhook-endpoint-fields';
 import { validateWebhookUrl, type WebhookUrlPolicy } from './webhook-url';
 
 const notFound = (id: string) => DomainError.notFound('WEBHOOK_ENDPOINT_NOT_FOUND', 'Webhook endpoint', id);
@@ -39,11 +40,10 @@ export class UpdateWebhookEndpoint {
   ) {}
 
   async execute(environmentId: string, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpoint> {
-    const patch = {
-      ...input,
-      url: input.url === undefined ? undefined : validateWebhookUrl(input.url, this.policy),
-      eventTypes: input.eventTypes && [...new Set(input.eventTypes)],
-    };
+    if (input.url !== undefined) checkWebhookUrlLength(input.url);
+    const url = input.url === undefined ? undefined : validateWebhookUrl(input.url, this.policy);
+    checkWebhookDescription(input.description);
+    const patch = { ...input, url, eventTypes: checkWebhookEventTypes(input.eventTypes) };
     return (await this.endpoints.update(environmentId, id, patch)) ?? Promise.reject(notFound(id));
   }
 }
@@ -67,6 +67,7 @@ export class RotateWebhookSecret {
   ) {}
 
   async execute(environmentId: string, id: string, overlapMs = WEBHOOK_SECRET_OVERLAP_MS): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    checkWebhookOverlapMs(overlapMs);
     const secret = generateWebhookSecret();
     const until = new Date(this.now().getTime() + overlapMs);
     const endpoint = await this.endpoints.rotateSecret(environmentId, id, secret, until);
