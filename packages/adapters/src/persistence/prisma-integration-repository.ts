@@ -150,7 +150,28 @@ export class PrismaIntegrationRepository implements IntegrationRepository {
     await tx.integration.updateMany({ where: { environmentId, channel, primary: true, deleted: false }, data: { primary: false } });
   }
 
+  /**
+   * Credentials are decrypted when first read, not with the row: listing and reading integrations
+   * never show them, and one integration whose credentials no configured key opens must neither fail
+   * the list nor the delivery candidates beside it. Reading them is a CREDENTIALS_UNREADABLE
+   * DomainError naming the integration.
+   */
   private toIntegration(row: Row): Integration {
+    const stored = row.credentials;
+    let opened: Integration['credentials'] | undefined;
+    const open = (): Integration['credentials'] => {
+      if (!stored) return {};
+      try {
+        return this.cipher.decrypt(stored) as Integration['credentials'];
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        throw new DomainError('CREDENTIALS_UNREADABLE', `the credentials of integration ${row.identifier} cannot be decrypted (${error.message}): restore the key they were written with (HERALD_ENCRYPTION_KEYS_PREVIOUS), or delete the integration and create it again`);
+      }
+    };
+    return Object.defineProperty(this.fields(row), 'credentials', { enumerable: true, get: () => (opened ??= open()) }) as Integration;
+  }
+
+  private fields(row: Row): Omit<Integration, 'credentials'> {
     return {
       id: row.id,
       environmentId: row.environmentId,
@@ -159,7 +180,6 @@ export class PrismaIntegrationRepository implements IntegrationRepository {
       providerId: row.providerId,
       channel: row.channel as ChannelType | null,
       kind: row.kind as IntegrationKind,
-      credentials: row.credentials ? this.cipher.decrypt(row.credentials) : {},
       configurations: (row.configurations ?? {}) as Integration['configurations'],
       active: row.active,
       primary: row.primary,

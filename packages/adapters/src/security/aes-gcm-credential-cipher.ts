@@ -1,10 +1,12 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { CredentialCipher } from '@herald/domain';
+import { DomainError, type CredentialCipher } from '@herald/domain';
 import { EncryptionKeyring } from './encryption-keyring';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const UNREADABLE = 'credentials could not be decrypted: altered, or encrypted with a different key';
+/** What every caller answers for a value no configured key opens: a 409 naming the cause, never a 500. */
+const unreadable = () => new DomainError('CREDENTIALS_UNREADABLE', UNREADABLE);
 
 /** Whether a stored envelope was written with the key whose id is `id` (re-encrypting skips those). */
 export const gcmEnvelopePrefix = (id: string) => `v2.${id}.`;
@@ -38,7 +40,7 @@ export class AesGcmCredentialCipher implements CredentialCipher {
     if (parts[0] === 'v2' && parts.length === 5) {
       const key = this.ring.key(parts[1]);
       // A key id no configured key has reads as an altered envelope does: the same clear error.
-      if (!key) throw new Error(UNREADABLE);
+      if (!key) throw unreadable();
       return open(key, parts.slice(2));
     }
     if (parts[0] === 'v1' && parts.length === 4) {
@@ -49,9 +51,9 @@ export class AesGcmCredentialCipher implements CredentialCipher {
           // the next key
         }
       }
-      throw new Error(UNREADABLE);
+      throw unreadable();
     }
-    throw new Error('not a credentials envelope of a known version');
+    throw new DomainError('CREDENTIALS_UNREADABLE', 'credentials could not be decrypted: not an envelope of a known version');
   }
 }
 
@@ -63,7 +65,7 @@ function open(key: Buffer, [iv, tag, ciphertext]: string[]): Record<string, unkn
     plain = Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]);
   } catch {
     // GCM's tag check: the envelope was altered, or written with another key.
-    throw new Error(UNREADABLE);
+    throw unreadable();
   }
   return JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
 }

@@ -1,6 +1,7 @@
 import type { ExecutionDetailDraft, JsonObject } from '../../../entities/delivery';
 import type { Integration } from '../../../entities/integration';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../../entities/retry-policy';
+import { DomainError } from '../../../errors';
 import type { OutboundMessage, ProviderRegistry } from '../../../ports/delivery-provider';
 import type { ChannelConnectionRepository, ChatRoute } from '../../../ports/channel-connection-repository';
 import type { IntegrationRepository } from '../../../ports/integration-repository';
@@ -140,7 +141,7 @@ export class ChannelStepHandler implements StepHandler {
     // Senders and titles from the credentials end up in headers too: on one line, once per read.
     const integrations = this.deps.integrations
       .findDeliveryCandidates(environmentId, this.channel)
-      .then((found) => found.map((i) => ({ ...i, credentials: headerSafe(i.credentials as Record<string, unknown>) as Integration['credentials'] })));
+      .then((found) => found.map(headerSafeCredentials));
     const fallback = this.deps.defaultPolicy ?? DEFAULT_RETRY_POLICY;
     const policy = this.deps.tenancy.findEnvironment(environmentId).then((e) => ({ ...fallback, ...(e?.retryPolicy ?? {}) }));
     const entry = { at: Date.now(), integrations, policy };
@@ -156,4 +157,19 @@ export class ChannelStepHandler implements StepHandler {
   private policy(environmentId: string): Promise<RetryPolicy> {
     return this.entry(environmentId).policy;
   }
+}
+
+/**
+ * The integration with header-safe credentials. One whose credentials cannot be opened is kept as it
+ * is: sending through it fails (permanently, so failover moves on), the others still send.
+ */
+function headerSafeCredentials(integration: Integration): Integration {
+  let credentials: Integration['credentials'];
+  try {
+    credentials = headerSafe(integration.credentials as Record<string, unknown>) as Integration['credentials'];
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'CREDENTIALS_UNREADABLE') return integration;
+    throw error;
+  }
+  return { ...integration, credentials };
 }

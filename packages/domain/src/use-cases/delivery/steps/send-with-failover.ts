@@ -1,6 +1,7 @@
 import type { ExecutionDetailDraft } from '../../../entities/delivery';
 import type { Integration } from '../../../entities/integration';
 import type { RetryPolicy } from '../../../entities/retry-policy';
+import { DomainError } from '../../../errors';
 import { ProviderError, type OutboundMessage, type ProviderReceipt, type ProviderRegistry } from '../../../ports/delivery-provider';
 import { retryDelayMs } from '../../../rules/retry-delay';
 import type { SendGate } from './send-gate';
@@ -47,6 +48,8 @@ function seconds(ms: number): string {
 
 function normalise(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
+  // Credentials no configured key opens will not open on a retry: the next integration, at once.
+  if (error instanceof DomainError && error.code === 'CREDENTIALS_UNREADABLE') return new ProviderError(error.message, false);
   // An adapter let something through unnormalised: treat it as transient, but never keep its raw form.
   return new ProviderError(`unexpected provider failure: ${(error as Error)?.message ?? String(error)}`, true);
 }
