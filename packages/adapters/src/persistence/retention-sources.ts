@@ -22,10 +22,10 @@ export const COUNT_COLUMNS = [
 ] as const;
 type CountColumn = (typeof COUNT_COLUMNS)[number];
 
-/** The CTE `removed`: the given counts, zero for the other columns. */
-const removed = (counts: Partial<Record<CountColumn, string>>) => `
+/** The CTE `removed`: the given counts, zero for the other columns, then any `extra` columns. */
+const removed = (counts: Partial<Record<CountColumn, string>>, extra = '') => `
 removed AS (
-  SELECT ${COUNT_COLUMNS.map((c) => `${counts[c] ?? '0::bigint'} AS ${c}`).join(', ')}
+  SELECT ${COUNT_COLUMNS.map((c) => `${counts[c] ?? '0::bigint'} AS ${c}`).join(', ')}${extra}
 )`;
 
 /** The non-null values of `column` in CTE `cte`, as a uuid[] for `= ANY`. */
@@ -99,7 +99,7 @@ expired AS MATERIALIZED (
     execution_details: '(SELECT count(*) FROM gone_details)',
     messages: '(SELECT count(*) FROM gone_messages)',
     digest_windows: '(SELECT count(*) FROM gone_windows)',
-  })}`,
+  }, ', (SELECT ids FROM expired_jobs) AS removed_job_ids')}`,
 };
 
 /**

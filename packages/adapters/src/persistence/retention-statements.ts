@@ -68,6 +68,22 @@ export const SOURCE_STATEMENTS = Object.fromEntries(
   Object.entries(SOURCES).map(([name, source]) => [name, { purge: pass(source), recheck: recheck(source), readsNow: source.readsNow }]),
 ) as Record<keyof typeof SOURCES, { purge: string; recheck: string; readsNow: boolean }>;
 
+/**
+ * The execution details of the batch's removed jobs ($3) that the batch's statement could not see,
+ * added to the day's record ($1 environment, $2 day). A provider receipt locks its message, then
+ * writes a detail: a batch that waited for that lock deleted the message, but its statement's
+ * snapshot was older than the detail. Run after it, in its transaction: every receipt that locked one
+ * of those messages has committed by then (later ones find the message gone and write nothing).
+ */
+export const LATE_DETAILS = `
+WITH gone AS (
+  DELETE FROM execution_details WHERE job_id = ANY($3::uuid[]) RETURNING 1
+), counted AS (
+  UPDATE retention_days r SET execution_details = r.execution_details + (SELECT count(*) FROM gone)
+  WHERE r.environment_id = $1 AND r.day = $2::date AND EXISTS (SELECT 1 FROM gone)
+)
+SELECT count(*)::int AS n FROM gone`;
+
 const DAY_COLUMNS = `r.environment_id, r.day::text AS day, r.state, ${COUNT_COLUMNS.map((c) => `r.${c}`).join(', ')}, r.started_at, r.purged_at`;
 
 /** Ends a run over the day ($1 environment, $2 day, $3 now): done when it keeps nothing. */

@@ -1,7 +1,7 @@
 import { NO_PURGE_COUNTS, type HistorySource, PurgeBatch, PurgeCounts, RecheckBatch, RetentionDayRecord, RetentionProgress, RetentionRepository } from '@herald/domain';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { COUNT_COLUMNS } from './retention-sources';
-import { CLOSE_DAY, LIST_DAYS, LOCK_DAY, OLDEST, PROGRESS, SOURCE_STATEMENTS } from './retention-statements';
+import { CLOSE_DAY, LATE_DETAILS, LIST_DAYS, LOCK_DAY, OLDEST, PROGRESS, SOURCE_STATEMENTS } from './retention-statements';
 import { inTransaction } from './transaction';
 
 const DAY_MS = 86_400_000;
@@ -13,6 +13,8 @@ interface BatchRow extends CountRow {
   scanned: number;
   kept: number;
   last: string | null;
+  /** The notifications pass's removed jobs (see LATE_DETAILS). */
+  removed_job_ids?: string[];
 }
 
 interface DayRow extends CountRow {
@@ -47,6 +49,17 @@ function dayRecord(row: DayRow): RetentionDayRecord {
 
 const batch = (row: BatchRow): RecheckBatch => ({ counts: counts(row), scanned: row.scanned, kept: row.kept, last: row.last });
 
+/** Runs the batch's statement, then removes what receipts wrote for its jobs meanwhile (LATE_DETAILS). */
+async function runBatch(client: PoolClient, statement: string, values: unknown[], environmentId: string, day: string): Promise<RecheckBatch> {
+  const [row] = (await client.query<BatchRow>(statement, values)).rows;
+  const result = batch(row);
+  if (row.removed_job_ids?.length) {
+    const [{ n }] = (await client.query<{ n: number }>(LATE_DETAILS, [environmentId, day, row.removed_job_ids])).rows;
+    result.counts = { ...result.counts, executionDetails: result.counts.executionDetails + n };
+  }
+  return result;
+}
+
 const NOTHING: RecheckBatch = { counts: NO_PURGE_COUNTS, scanned: 0, kept: 0, last: null };
 
 /**
@@ -79,7 +92,7 @@ export class SqlRetentionRepository implements RetentionRepository {
       const afterId = record[`${source}_id`] ?? NIL;
       const statement = SOURCE_STATEMENTS[source];
       const values = [environmentId, dateText(day), day, new Date(day.getTime() + DAY_MS), after, afterId, limit, ...(statement.readsNow ? [now] : [])];
-      const { counts, scanned, kept } = batch((await client.query<BatchRow>(statement.purge, values)).rows[0]);
+      const { counts, scanned, kept } = await runBatch(client, statement.purge, values, environmentId, dateText(day));
       return { counts, scanned, kept };
     });
   }
@@ -89,7 +102,7 @@ export class SqlRetentionRepository implements RetentionRepository {
       const { rows: [record] } = await client.query<{ state: string }>(LOCK_DAY, [environmentId, dateText(day), now]);
       if (record.state === 'purged') return NOTHING;
       const statement = SOURCE_STATEMENTS[source];
-      return batch((await client.query<BatchRow>(statement.recheck, [environmentId, dateText(day), after, limit, ...(statement.readsNow ? [now] : [])])).rows[0]);
+      return runBatch(client, statement.recheck, [environmentId, dateText(day), after, limit, ...(statement.readsNow ? [now] : [])], environmentId, dateText(day));
     });
   }
 
