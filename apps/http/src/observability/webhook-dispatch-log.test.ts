@@ -7,7 +7,7 @@ import { WebhookDispatchLog } from './webhook-dispatch-log';
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-  const metrics = new HeraldMetrics();
+  const metrics = new HeraldMetrics({ read: async () => ({ dueSteps: 0, lagSeconds: 0, delayedSteps: 0, openFanouts: 0, openDigests: null }) });
   return { log: new WebhookDispatchLog(logger, metrics), lines, metrics };
 }
 
