@@ -21,6 +21,8 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** An endpoint's limits, the same through the API and the operator command. */
 export const WEBHOOK_DESCRIPTION_MAX = 500;
+/** The longest endpoint address kept. */
+export const WEBHOOK_URL_MAX = 2048;
 export const WEBHOOK_SECRET_OVERLAP_MAX_SECONDS = 7 * 24 * 3600;
 
 /** An HTTPS (or, where private networks are allowed, HTTP) address that receives an environment's events. */

@@ -1,4 +1,4 @@
-import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_SECRET_OVERLAP_MAX_SECONDS } from '@herald/domain';
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_SECRET_OVERLAP_MAX_SECONDS, WEBHOOK_URL_MAX } from '@herald/domain';
 import { z } from '@hono/zod-openapi';
 
 const EventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).max(WEBHOOK_EVENT_TYPES.length * 2).openapi({ description: 'The event types it receives; empty or absent: every type' });
@@ -6,7 +6,7 @@ const EventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).max(WEBHOOK_EVENT_TYPES.
 // Strict: a misspelt key ("eventType", "enable") is a 422 naming it, never silently ignored.
 export const CreateWebhookEndpointSchema = z
   .strictObject({
-    url: z.string().min(1).max(2048).openapi({ description: 'https (http and private addresses only where HERALD_ALLOW_PRIVATE_NETWORKS is on)' }),
+    url: z.string().min(1).max(WEBHOOK_URL_MAX).openapi({ description: 'https (http and private addresses only where HERALD_ALLOW_PRIVATE_NETWORKS is on)' }),
     description: z.string().max(WEBHOOK_DESCRIPTION_MAX).nullable().optional(),
     eventTypes: EventTypes.optional(),
     enabled: z.boolean().optional(),
@@ -15,7 +15,7 @@ export const CreateWebhookEndpointSchema = z
 
 export const UpdateWebhookEndpointSchema = z
   .strictObject({
-    url: z.string().min(1).max(2048).optional(),
+    url: z.string().min(1).max(WEBHOOK_URL_MAX).optional(),
     description: z.string().max(WEBHOOK_DESCRIPTION_MAX).nullable().optional(),
     eventTypes: EventTypes.optional(),
     enabled: z.boolean().optional().openapi({ description: 'true also resumes an endpoint Herald disabled after sustained failures' }),

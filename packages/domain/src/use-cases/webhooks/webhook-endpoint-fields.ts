@@ -1,9 +1,6 @@
 import type { WebhookEventType } from '../../entities/webhook';
-import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_SECRET_OVERLAP_MAX_SECONDS } from '../../entities/webhook';
+import { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_EVENT_TYPES, WEBHOOK_SECRET_OVERLAP_MAX_SECONDS, WEBHOOK_URL_MAX } from '../../entities/webhook';
 import { DomainError } from '../../errors';
-
-/** The longest endpoint address kept, as the HTTP schema allows. */
-export const WEBHOOK_URL_MAX = 2048;
 
 const KNOWN_TYPES = new Set<string>(WEBHOOK_EVENT_TYPES);
 
