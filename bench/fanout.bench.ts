@@ -6,6 +6,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '@herald/adapters';
 import { insertWorkflowWithSteps, query, waitFor } from './support/fixtures';
 import { postgresCpuSeconds, processCpuSeconds, processMemoryMb, report, requestWithKey, spawnHerald, stopHerald } from './support/herald';
+import { walFigures } from './support/wal-figures';
 
 // A 100,000-subscriber topic fan-out with one in_app step, from the trigger to the
 // last inbox row, beside two same-run baselines: four rows per subscriber (notification, job,
@@ -92,18 +93,10 @@ try {
   poller.on('error', (err) => console.error(`the poller's connection failed: ${err.message}`));
   await poller.connect();
 
-  /** WAL written so far (bytes) and checkpoints started so far: a checkpoint makes the next change of every page log the whole page. */
-  async function walFigures(): Promise<{ bytes: number; checkpoints: number }> {
-    const { rows: [r] } = await poller.query<{ bytes: string; checkpoints: number }>(
-      "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::text AS bytes, (num_timed + num_requested)::int AS checkpoints FROM pg_stat_checkpointer",
-    );
-    return { bytes: Number(r.bytes), checkpoints: r.checkpoints };
-  }
-
   /** One fan-out to every subscriber, from its trigger to its last inbox row. */
   async function fanOut(transactionId: string) {
     const cpuBefore = { service: await processCpuSeconds(child.pid!), postgres: await postgresCpuSeconds(checkpointer) };
-    const walBefore = await walFigures();
+    const walBefore = await walFigures(poller);
     const started = performance.now();
     const res = await svc.request('/v1/events/trigger', {
       method: 'POST',
@@ -132,7 +125,7 @@ try {
       return true;
     }, 600_000, 20);
     const cpu = { service: (await processCpuSeconds(child.pid!)) - cpuBefore.service, postgres: (await postgresCpuSeconds(checkpointer)) - cpuBefore.postgres };
-    const walAfter = await walFigures();
+    const walAfter = await walFigures(poller);
     const wal = { mb: (walAfter.bytes - walBefore.bytes) / 1048576, checkpoints: walAfter.checkpoints - walBefore.checkpoints };
     const [{ n: distinct }] = await query<{ n: number }>(db, 'SELECT count(DISTINCT subscriber_id)::int AS n FROM messages WHERE transaction_id = $1', [transactionId]);
     // The first in-app step is written with the fan-out's chunks: its last chunk writes the last inbox rows.

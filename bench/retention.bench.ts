@@ -6,6 +6,7 @@ import { PURGE_BATCH, PURGE_PAUSE_RATIO } from '../apps/http/src/wiring/retentio
 import { insertWorkflowWithSteps, query } from './support/fixtures';
 import { report, startBenchService } from './support/herald';
 import { runTriggerLoad } from './support/load';
+import { walFigures } from './support/wal-figures';
 
 // Issue 45: removing 1,000,000 expired notifications (each with its event, an email job, two
 // execution details and two messages) while triggers run at 1,000/s. Prints the purge rate and the
@@ -43,12 +44,11 @@ try {
   await svc.request('/v2/subscribers', { method: 'POST', json: { subscriberId: 'bench-user', firstName: 'Ada' } });
   // Each load run also notes the WAL written and the checkpoints started while it ran: a trigger's
   // commit flushes every WAL byte written before it, the purge's and autovacuum's included.
-  const wal = async () => (await query<{ bytes: string; checkpoints: number }>(url, 'SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), \'0/0\')::text AS bytes, (num_timed + num_requested)::int AS checkpoints FROM pg_stat_checkpointer'))[0];
   const load = async (seconds: number) => {
-    const start = await wal();
+    const start = await walFigures(db.pool);
     const result = await runTriggerLoad(svc, 'bench-in-app', 'bench-user', seconds, CONNECTIONS, { overallRate: RATE });
-    const end = await wal();
-    return { ...result, walMb: (Number(end.bytes) - Number(start.bytes)) / 1e6 / seconds, checkpoints: end.checkpoints - start.checkpoints };
+    const end = await walFigures(db.pool);
+    return { ...result, walMb: (end.bytes - start.bytes) / 1e6 / seconds, checkpoints: end.checkpoints - start.checkpoints };
   };
   await load(5);
   const before = await load(LOAD_SECONDS);
